@@ -1,7 +1,7 @@
 """Registry of the games the companion knows."""
 from __future__ import annotations
 
-from .base import Game, RuleError
+from .base import Game, MalformedEntry, RuleError
 
 GAMES: dict[str, Game] = {}
 
@@ -32,4 +32,4 @@ def _load() -> None:
 
 _load()
 
-__all__ = ["Game", "RuleError", "GAMES", "register", "get_game"]
+__all__ = ["Game", "MalformedEntry", "RuleError", "GAMES", "register", "get_game"]

@@ -18,6 +18,10 @@ class RuleError(ValueError):
         self.reason = reason
 
 
+class MalformedEntry(RuleError):
+    """An entry of the wrong shape (missing field, wrong type): the API answers 400, not 422."""
+
+
 def _never_secret(entry_seat, entry, state_before, state_now, viewer) -> bool:
     return False
 

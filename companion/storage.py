@@ -1,0 +1,325 @@
+"""Tables, seats, games and the append-only entry log, on SQLAlchemy Core.
+
+A *table* is the group around the physical game: its code, host and seats. A table
+plays a sequence of *games* (rematch starts the next one with the same seats). Each
+game has its own log of entries; the game state is always the replay of that log.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import (
+    JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData,
+    PrimaryKeyConstraint, String, Table, Text, UniqueConstraint, create_engine, event,
+    func, insert, select, update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+# Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
+CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
+CODE_LENGTH = 6
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables", metadata,
+    Column("code", String(CODE_LENGTH), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("host_token", String(64), nullable=False),
+    Column("pass_and_play", Boolean, nullable=False, default=False),
+    Column("current_game", Integer, nullable=False, default=1),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+seats_t = Table(
+    "seats", metadata,
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("token", String(64), nullable=False, unique=True),
+    Column("claimed", Boolean, nullable=False, default=False),
+    PrimaryKeyConstraint("table_code", "seat"),
+    ForeignKeyConstraint(["table_code"], ["tables.code"]),
+)
+
+games_t = Table(
+    "games", metadata,
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("result", JSON, nullable=True),
+    PrimaryKeyConstraint("table_code", "game_no"),
+    ForeignKeyConstraint(["table_code"], ["tables.code"]),
+)
+
+entries_t = Table(
+    "entries", metadata,
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),  # None: a host action
+    Column("kind", String(32), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("key", String(100), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("table_code", "game_no", "seq"),
+    UniqueConstraint("table_code", "game_no", "key", name="uq_entry_key"),
+    ForeignKeyConstraint(["table_code", "game_no"], ["games.table_code", "games.game_no"]),
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    seat: int | None
+    kind: str
+    payload: dict
+    key: str | None
+    created_at: datetime
+
+    def as_entry(self) -> dict:
+        """The entry as the rules engine sees it."""
+        return {"kind": self.kind, **self.payload}
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    token: str
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    code: str
+    game: str
+    options: dict
+    host_token: str
+    pass_and_play: bool
+    current_game: int
+    created_at: datetime
+    seats: tuple[Seat, ...]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    table_code: str
+    game_no: int
+    game: str
+    options: dict
+    started_at: datetime
+    finished_at: datetime | None
+    result: dict | None
+
+
+class Conflict(Exception):
+    """Another writer took the sequence number; the caller may retry."""
+
+
+def normalize_url(url: str) -> str:
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 15, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=15000")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Store:
+    def __init__(self, url: str):
+        self.url = normalize_url(url)
+        self.engine = make_engine(url)
+        metadata.create_all(self.engine)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # ---- tables and seats -------------------------------------------------
+    def create_table(self, game: str, options: dict, names: list[str], pass_and_play: bool) -> TableInfo:
+        for _ in range(20):
+            code = new_code()
+            try:
+                with self.engine.begin() as conn:
+                    stamp = now()
+                    conn.execute(insert(tables_t).values(
+                        code=code, game=game, options=options, host_token=new_token(),
+                        pass_and_play=pass_and_play, current_game=1, created_at=stamp))
+                    conn.execute(insert(seats_t), [
+                        {"table_code": code, "seat": i, "name": name, "token": new_token(), "claimed": False}
+                        for i, name in enumerate(names)])
+                    conn.execute(insert(games_t).values(
+                        table_code=code, game_no=1, game=game, options=options, started_at=stamp))
+                return self.table(code)
+            except IntegrityError:
+                continue  # code already taken: draw another
+        raise RuntimeError("could not find a free table code")
+
+    def table(self, code: str) -> TableInfo | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.code == code)).mappings().first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats_t).where(seats_t.c.table_code == code).order_by(seats_t.c.seat)).mappings()
+            seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in seat_rows)
+        return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
+                         row["pass_and_play"], row["current_game"], row["created_at"], seats)
+
+    def claim_seat(self, code: str, seat: int) -> bool:
+        """Mark a free seat as taken; False if someone else took it first."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(seats_t).where(
+                seats_t.c.table_code == code, seats_t.c.seat == seat, seats_t.c.claimed.is_(False)
+            ).values(claimed=True))
+            return res.rowcount == 1
+
+    def reissue_seat_token(self, code: str, seat: int) -> str:
+        """Give a seat a new token: the phone that held the old one loses the seat."""
+        token = new_token()
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t).where(
+                seats_t.c.table_code == code, seats_t.c.seat == seat).values(token=token, claimed=True))
+        return token
+
+    def set_pass_and_play(self, code: str, on: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(pass_and_play=on))
+
+    # ---- games ------------------------------------------------------------
+    def game(self, code: str, game_no: int) -> GameInfo | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_t).where(
+                games_t.c.table_code == code, games_t.c.game_no == game_no)).mappings().first()
+        return _game_info(row) if row else None
+
+    def games(self, code: str) -> list[GameInfo]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_t).where(games_t.c.table_code == code)
+                                .order_by(games_t.c.game_no)).mappings().all()
+        return [_game_info(r) for r in rows]
+
+    def finished_games(self, limit: int = 50) -> list[GameInfo]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_t).where(games_t.c.finished_at.is_not(None))
+                                .order_by(games_t.c.finished_at.desc()).limit(limit)).mappings().all()
+        return [_game_info(r) for r in rows]
+
+    def start_next_game(self, code: str, after_game_no: int) -> int:
+        """Rematch: open game number after_game_no + 1 unless another request already did."""
+        with self.engine.begin() as conn:
+            table = conn.execute(select(tables_t).where(tables_t.c.code == code)).mappings().one()
+            if table["current_game"] != after_game_no:
+                return table["current_game"]
+            nxt = after_game_no + 1
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(games_t).values(
+                        table_code=code, game_no=nxt, game=table["game"], options=table["options"],
+                        started_at=now()))
+            except IntegrityError:
+                return nxt
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(current_game=nxt))
+            return nxt
+
+    def mark_finished(self, code: str, game_no: int, result: dict) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games_t).where(
+                games_t.c.table_code == code, games_t.c.game_no == game_no,
+                games_t.c.finished_at.is_(None)).values(finished_at=now(), result=result))
+
+    # ---- the entry log ----------------------------------------------------
+    def version(self, code: str, game_no: int) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+                entries_t.c.table_code == code, entries_t.c.game_no == game_no)).scalar_one()
+
+    def poll_marker(self, code: str) -> tuple[int, int] | None:
+        """(current game number, its last sequence number) in one query: what a poll compares."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(tables_t.c.current_game,
+                       select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+                           entries_t.c.table_code == code,
+                           entries_t.c.game_no == tables_t.c.current_game).scalar_subquery())
+                .where(tables_t.c.code == code)).first()
+        return (row[0], row[1]) if row else None
+
+    def entries(self, code: str, game_no: int) -> list[Entry]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(entries_t).where(
+                entries_t.c.table_code == code, entries_t.c.game_no == game_no
+            ).order_by(entries_t.c.seq)).mappings().all()
+        return [_entry(r) for r in rows]
+
+    def entry_by_key(self, code: str, game_no: int, key: str) -> Entry | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(entries_t).where(
+                entries_t.c.table_code == code, entries_t.c.game_no == game_no,
+                entries_t.c.key == key)).mappings().first()
+        return _entry(row) if row else None
+
+    def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,
+               payload: dict, key: str | None) -> Entry:
+        """Append an entry at expected_seq; raise Conflict if that number is taken."""
+        stamp = now()
+        row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
+                   payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(entries_t).values(**row))
+        except IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+        except OperationalError as exc:  # SQLite: "database is locked" after the busy timeout
+            if "locked" in str(exc).lower():
+                time.sleep(0.01)
+                raise Conflict(str(exc)) from None
+            raise
+        return Entry(expected_seq, seat, kind, payload, key, stamp)
+
+
+def _entry(r) -> Entry:
+    return Entry(r["seq"], r["seat"], r["kind"], json.loads(r["payload"]), r["key"], r["created_at"])
+
+
+def _game_info(r) -> GameInfo:
+    return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], r["started_at"],
+                    r["finished_at"], r["result"])
