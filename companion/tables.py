@@ -132,16 +132,15 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             if first is not None:
                 return first, load_replay(store, table, game_no), False
         rep = load_replay(store, table, game_no)
-        if rep.finished:
-            raise RuleError("The game is over: start a rematch to play again.")
-        if entry["kind"] == UNDO:
-            payload, new_state, new_eff, new_before = _plan_undo(rep, table, seat)
-        else:
-            if entry["kind"] not in rep.game.entry_kinds:
-                raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
-            payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
-            new_state = rep.game.apply(rep.state, seat, entry)
-            new_eff = None
+        try:
+            payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
+        except RuleError:
+            # Refused against the log as read; if the log moved on meanwhile (or this very
+            # entry landed from a retried request), judge it again against the newer log.
+            if store.version(table.code, game_no) != rep.version or (
+                    key and store.entry_by_key(table.code, game_no, key)):
+                continue
+            raise
         try:
             saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key)
         except Conflict:
@@ -156,6 +155,18 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             store.mark_finished(table.code, game_no, result_of(after, table))
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
+
+
+def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
+    """(payload to log, new state, new effective entries or None, their before-states)."""
+    if rep.finished:
+        raise RuleError("The game is over: start a rematch to play again.")
+    if entry["kind"] == UNDO:
+        return _plan_undo(rep, table, seat)
+    if entry["kind"] not in rep.game.entry_kinds:
+        raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+    payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
+    return payload, rep.game.apply(rep.state, seat, entry), None, None
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):

@@ -116,9 +116,8 @@ def add_entry(code):
     entry = {k: v for k, v in body.items() if k not in ("key", "seat")}
     if entry.get("kind") == "undo":
         raise TableError(400, "Undo has its own endpoint: POST /api/tables/<code>/undo.")
-    saved, rep, created = record(store(), table, seat, entry, body.get("key"))
-    return jsonify(seq=saved.seq, version=rep.version, finished=rep.finished,
-                   created=created), 201 if created else 200
+    saved, _, created = record(store(), table, seat, entry, body.get("key"))
+    return _answer(jsonify(seq=saved.seq, version=saved.seq), created)
 
 
 @api.post("/tables/<code>/undo")
@@ -128,9 +127,15 @@ def undo(code):
     if not isinstance(body, dict):
         raise TableError(400, "Send a JSON object (or nothing).")
     seat = _writer(table, body)
-    saved, rep, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
-    return jsonify(seq=saved.seq, undone=saved.payload["target"], version=rep.version,
-                   created=created), 201 if created else 200
+    saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
+    return _answer(jsonify(seq=saved.seq, undone=saved.payload["target"], version=saved.seq), created)
+
+
+def _answer(resp, created: bool):
+    """A repeated idempotency key gets the first answer again, marked as a replay."""
+    if not created:
+        resp.headers["Idempotent-Replayed"] = "true"
+    return resp, 201
 
 
 @api.get("/tables/<code>/entries")

@@ -1,0 +1,51 @@
+"""Fixtures: a fresh app on a real database per test.
+
+Storage and API tests run on a temporary SQLite file, and also on PostgreSQL when
+TEST_DATABASE_URL is set (each test in a schema of its own, dropped afterwards).
+"""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from companion import create_app
+from companion.storage import normalize_url
+
+DB_KINDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+@pytest.fixture(params=DB_KINDS)
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'companion.sqlite'}"
+        return
+    base = normalize_url(os.environ["TEST_DATABASE_URL"])
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture
+def app(db_url, tmp_path):
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    yield app
+    app.extensions["store"].dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(app):
+    return app.extensions["store"]
