@@ -145,8 +145,7 @@ def _describe_face(face: frozenset) -> str:
 
 def _after_marking(state: State, seat: int, before: int, s: Seat) -> Seat:
     """Grant bonus dots and record topping bonuses for slices that this marking made."""
-    old = g.analyse(before).scorable
-    new_slices = [sl for sl in g.analyse(s.dots).scorable if sl not in old]
+    new_slices = g.new_slices(before, s.dots)
     if not new_slices:
         return s
     tops = state.edition.toppings(state.side)

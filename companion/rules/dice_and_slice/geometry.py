@@ -163,6 +163,49 @@ def analyse(mask: int) -> Analysis:
     )
 
 
+# --- fast path: which slices did a marking create? -------------------------------------------
+# A rectangle of w x h squares (1 x 1, or both sides >= 2, at most 15 squares) is a scorable
+# slice exactly when every dot of its outline is marked and no dot strictly inside is: the
+# outline's lines cut it off, and with no dot inside nothing divides it. (1 x k strips are left
+# out: their outline is all their dots, whose cross-lines cut them into 1 x 1 squares.)
+# Slices a marking creates have a newly marked dot on their outline, so `new_slices` only looks
+# at the rectangles through the new dots. The property tests check it against `analyse`.
+
+def _rectangles_by_dot() -> tuple:
+    by_dot = [[] for _ in range(DOT_W * DOT_H)]
+    for w in range(1, SQ_W + 1):
+        for h in range(1, SQ_H + 1):
+            if w * h > MAX_SLICE or (min(w, h) == 1 and w * h > 1):
+                continue
+            for y0 in range(SQ_H - h + 1):
+                for x0 in range(SQ_W - w + 1):
+                    outline = [
+                        (x, y) for x in range(x0, x0 + w + 1) for y in range(y0, y0 + h + 1)
+                        if x in (x0, x0 + w) or y in (y0, y0 + h)
+                    ]
+                    squares = frozenset((y0 + j) * SQ_W + x0 + i for i in range(w) for j in range(h))
+                    rect = (mask_of(outline), _interior_mask(x0, y0, x0 + w - 1, y0 + h - 1), squares)
+                    for x, y in outline:
+                        by_dot[y * DOT_W + x].append(rect)
+    return tuple(tuple(r) for r in by_dot)
+
+
+_RECTS_BY_DOT = _rectangles_by_dot()
+
+
+def new_slices(before: int, after: int) -> list[frozenset]:
+    """Scorable slices of `after` that were not scorable in `before` (before <= after)."""
+    new = after & ~before
+    found: dict = {}
+    while new:
+        low = new & -new
+        new ^= low
+        for outline, inner, squares in _RECTS_BY_DOT[low.bit_length() - 1]:
+            if after & outline == outline and not after & inner:
+                found[squares] = None
+    return list(found)
+
+
 def game_can_end(mask: int) -> bool:
     """All 42 border dots marked and no region larger than 15 squares."""
     return (mask & BORDER) == BORDER and analyse(mask).largest <= MAX_SLICE
