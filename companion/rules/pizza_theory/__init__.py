@@ -1,0 +1,32 @@
+"""Pizza Theory rules engine (2-3 players). Registers itself as "pizza_theory".
+
+Modules: board (geometry data, validation, precomputed slices), resolve (slice resolution on
+bitmasks), engine (state machine), view (JSON views). Rules PT-n: seeds/pizza-theory.md.
+"""
+from __future__ import annotations
+
+from .. import register
+from ..base import Game
+from .board import Board, BoardError, load_board, validate  # noqa: F401
+from .engine import (BOARD, State, apply, finished, legal_spaces, neutral_spaces, new_state,  # noqa: F401
+                     normalize_options, outcomes, secret, totals, waiting_for, winners)
+from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks  # noqa: F401
+from .view import resolution_view, view  # noqa: F401
+
+GAME = register(Game(
+    id="pizza_theory",
+    title="Pizza Theory",
+    min_players=2,
+    max_players=3,
+    new_state=new_state,
+    apply=apply,
+    view=view,
+    finished=finished,
+    winners=winners,
+    totals=totals,
+    normalize_options=normalize_options,
+    entry_kinds=("place", "cut", "neutral"),
+    waiting_for=waiting_for,
+    secret=secret,
+    extra={"legal_spaces": legal_spaces, "neutral_spaces": neutral_spaces, "outcomes": outcomes},
+))

@@ -1,0 +1,113 @@
+"""Slice resolution on bitmasks (PT-9 .. PT-12). Pure functions, no state objects.
+
+Colours are 0 red, 1 white, 2 green. A position is three masks (one per colour) over the board's
+spaces. `resolve_masks` decides every slice from the counts before any change and returns an
+`Outcome`; it is called once per round and 216 times by `outcomes`.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+TOPPINGS = 16
+COLOURS = ("red", "white", "green")
+
+# slice verdicts
+EMPTY, MAJORITY, TIE2, TIE3 = "empty", "majority", "tie", "three-way tie"
+# change reasons
+REPLACED, REMOVED, NO_SUPPLY = "replaced", "removed", "supply_out"
+
+
+class Outcome(NamedTuple):
+    masks: tuple[int, int, int]  # colour masks after resolution
+    counts: tuple[tuple[int, int, int], ...]  # per slice, counts before any change
+    verdicts: tuple[tuple, ...]  # per slice: (EMPTY,) | (MAJORITY, colour) | (TIE2, c1, c2) | (TIE3,)
+    safe: tuple[bool, bool, bool]
+    would_be: tuple[int, int, int]  # on-board counts if supplies were unlimited
+    # (space index, from colour, to colour or -1, reason, slice number)
+    changes: tuple[tuple[int, int, int, str, int], ...]
+
+
+def masks_of(cells) -> tuple[int, int, int]:
+    m = [0, 0, 0]
+    for i, c in enumerate(cells):
+        if c >= 0:
+            m[c] |= 1 << i
+    return m[0], m[1], m[2]
+
+
+def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Outcome:
+    ms = (m0, m1, m2)
+    counts = tuple(((s & m0).bit_count(), (s & m1).bit_count(), (s & m2).bit_count()) for s in slices)
+    safe = (all(c[0] <= 1 for c in counts), all(c[1] <= 1 for c in counts), all(c[2] <= 1 for c in counts))
+    lose = [0, 0, 0]
+    take = [0, 0, 0]
+    verdicts = []
+    for s, (a, b, c) in zip(slices, counts):
+        top = a if a > b else b
+        if c > top:
+            top = c
+        if top == 0:
+            verdicts.append((EMPTY,))
+            continue
+        leaders = [col for col, n in ((0, a), (1, b), (2, c)) if n == top]
+        if len(leaders) == 1:
+            w = leaders[0]
+            verdicts.append((MAJORITY, w))
+            for col in (0, 1, 2):
+                if col != w and not safe[col]:
+                    g = s & ms[col]
+                    if g:
+                        lose[col] |= g
+                        take[w] |= g
+        elif len(leaders) == 2:
+            verdicts.append((TIE2, leaders[0], leaders[1]))
+            third = 3 - leaders[0] - leaders[1]
+            if not safe[third]:
+                lose[third] |= s & ms[third]
+        else:
+            verdicts.append((TIE3,))
+    would_be = tuple(ms[col].bit_count() - lose[col].bit_count() + take[col].bit_count() for col in (0, 1, 2))
+    short = [0, 0, 0]
+    for col in (0, 1, 2):
+        excess = would_be[col] - TOPPINGS
+        if excess > 0:  # fill in space order; the last `excess` replacements stay empty
+            t = take[col]
+            while excess:
+                hi = 1 << (t.bit_length() - 1)
+                short[col] |= hi
+                t ^= hi
+                excess -= 1
+    new = tuple((ms[col] & ~lose[col]) | (take[col] & ~short[col]) for col in (0, 1, 2))
+    changes = ()
+    if detail:
+        out = []
+        for col in (0, 1, 2):
+            g = lose[col]
+            while g:
+                low = g & -g
+                i = low.bit_length() - 1
+                g ^= low
+                num = next(n for n, s in enumerate(slices, 1) if s & low)
+                to, why = -1, REMOVED
+                for w in (0, 1, 2):
+                    if take[w] & low:
+                        if short[w] & low:
+                            why = NO_SUPPLY
+                        else:
+                            to, why = w, REPLACED
+                out.append((i, col, to, why, num))
+        out.sort()
+        changes = tuple(out)
+    return Outcome(new, counts, tuple(verdicts), safe, would_be, changes)
+
+
+def describe_change(space, frm: int, to: int, why: str, slice_no: int, verdict: tuple) -> str:
+    """A sentence telling players what to do on the physical board."""
+    where = f"slice {slice_no}, space {list(space)}"
+    if why == REPLACED:
+        return f"{where}: {COLOURS[to]} has the most here; swap the {COLOURS[frm]} topping for a {COLOURS[to]} one."
+    if why == NO_SUPPLY:
+        return (f"{where}: {COLOURS[verdict[1]]} has the most here but has no topping left; "
+                f"remove the {COLOURS[frm]} topping and leave the space empty.")
+    return (f"{where}: {COLOURS[verdict[1]]} and {COLOURS[verdict[2]]} tie for the most; "
+            f"remove the {COLOURS[frm]} topping.")
