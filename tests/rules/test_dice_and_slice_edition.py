@@ -74,3 +74,17 @@ def test_ds2_default_edition_follows_the_design_guidance():
     for b in ed.bonuses:
         assert 2 <= len(b.toppings) <= 3 and 4 <= b.points <= 10
     assert list(ed.slice_points) == [n + max(0, n - 5) for n in range(1, 16)]
+
+
+def test_every_numbered_rule_is_cited_by_a_test():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    rules = set(re.findall(r"\*\*(DS-\d+) ", (root / "seeds" / "dice-and-slice.md").read_text()))
+    assert rules == {f"DS-{n}" for n in range(1, len(rules) + 1)}
+    cited = set()
+    for f in Path(__file__).parent.glob("test_dice_and_slice*.py"):
+        text = f.read_text()
+        cited |= {f"DS-{n}" for n in re.findall(r"(?:DS-|ds)(\d+)", text)}
+    assert rules <= cited, f"rules without a test: {sorted(rules - cited)}"
