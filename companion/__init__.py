@@ -36,6 +36,7 @@ def create_app(config: dict | None = None) -> Flask:
         DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'companion.sqlite'}",
         MAX_CONTENT_LENGTH=256 * 1024,
         PUBLIC_URL=os.environ.get("PUBLIC_URL"),
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )

@@ -1,0 +1,89 @@
+"""Real servers and a real headless Chromium for the browser tests.
+
+Two server processes share one SQLite file, so the tests also show that live updates
+need nothing kept inside a single process.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+ROOT = Path(__file__).resolve().parents[2]
+PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early: {proc.stdout.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """Base URLs of two server processes on one database."""
+    tmp = tmp_path_factory.mktemp("servers")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'companion.sqlite'}",
+           "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT)}
+    procs, urls = [], []
+    for _ in range(2):
+        port = _free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        _wait_for(port, proc)
+        procs.append(proc)
+        urls.append(f"http://127.0.0.1:{port}")
+    yield urls
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (scripts/test.sh does).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """Make phone-sized browser contexts, each one a separate phone with its own cookies."""
+    contexts = []
+
+    def make(**extra):
+        ctx = browser.new_context(**{**PHONE, **extra})
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
