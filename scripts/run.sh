@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set up (once) and start the companion server on this machine's LAN address, port 8000.
+# Storage: SQLite under instance/ unless DATABASE_URL says otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/pip install --quiet --disable-pip-version-check -e .
+exec .venv/bin/python -m companion "$@"
