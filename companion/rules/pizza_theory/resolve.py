@@ -49,7 +49,7 @@ def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Out
         if top == 0:
             verdicts.append((EMPTY,))
             continue
-        leaders = [col for col, n in ((0, a), (1, b), (2, c)) if n == top]
+        leaders = (0,) * (a == top) + (1,) * (b == top) + (2,) * (c == top)
         if len(leaders) == 1:
             w = leaders[0]
             verdicts.append((MAJORITY, w))
@@ -79,23 +79,22 @@ def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Out
                 excess -= 1
     new = tuple((ms[col] & ~lose[col]) | (take[col] & ~short[col]) for col in (0, 1, 2))
     changes = ()
-    if detail:
+    if detail and (lose[0] or lose[1] or lose[2]):
         out = []
-        for col in (0, 1, 2):
-            g = lose[col]
-            while g:
-                low = g & -g
-                i = low.bit_length() - 1
-                g ^= low
-                num = next(n for n, s in enumerate(slices, 1) if s & low)
-                to, why = -1, REMOVED
-                for w in (0, 1, 2):
-                    if take[w] & low:
-                        if short[w] & low:
-                            why = NO_SUPPLY
-                        else:
-                            to, why = w, REPLACED
-                out.append((i, col, to, why, num))
+        for n, (sl, v) in enumerate(zip(slices, verdicts), 1):
+            w = v[1] if v[0] == MAJORITY else -1
+            for col in (0, 1, 2):
+                g = lose[col] & sl
+                while g:
+                    low = g & -g
+                    g ^= low
+                    i = low.bit_length() - 1
+                    if w < 0:
+                        out.append((i, col, -1, REMOVED, n))
+                    elif short[w] & low:
+                        out.append((i, col, -1, NO_SUPPLY, n))
+                    else:
+                        out.append((i, col, w, REPLACED, n))
         out.sort()
         changes = tuple(out)
     return Outcome(new, counts, tuple(verdicts), safe, would_be, changes)
