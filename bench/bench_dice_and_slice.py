@@ -13,7 +13,6 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -69,7 +68,7 @@ def main() -> None:
     for _ in range(300):
         base = new_state(1, normalize_options({}))
         half = g.mask_of(rnd.sample([(x, y) for x in range(13) for y in range(10)], 60))
-        st = replace(base, seats=(replace(base.seats[0], dots=half),))
+        st = base._replace(seats=(base.seats[0]._replace(dots=half),))
         st = apply(apply(st, 0, {"kind": "roll", "faces": {"A": 6, "B": 3}}), 0, {"kind": "choose", "die": "A"})
         p = rnd.choice(legal_placements(half, st.face_for(0)))
         g.analyse.cache_clear()

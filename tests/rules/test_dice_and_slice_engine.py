@@ -4,8 +4,6 @@ Sheets are ASCII drawings (`o` marked dot, `.` empty dot, y = 0 on top); topping
 12-character rows of squares using the test legend M mushroom, O olive, P pepper.
 """
 import json
-from dataclasses import replace
-
 import pytest
 
 from companion.rules import GAMES, RuleError
@@ -47,8 +45,8 @@ def table(players, sheets=(), rows=("MO..........",), bonuses=((["mushroom", "ol
     st = new_state(players, normalize_options({"edition": edition(rows, bonuses), "side": "A"}))
     seats = list(st.seats)
     for i, m in enumerate(sheets):
-        seats[i] = replace(seats[i], dots=m)
-    return replace(st, seats=tuple(seats))
+        seats[i] = seats[i]._replace(dots=m)
+    return st._replace(seats=tuple(seats))
 
 
 def play(st, *entries):
@@ -369,7 +367,7 @@ def test_ds15_breakdown_counts_each_size():
         oooo.......
     """)
     st = new_state(1, normalize_options({}))
-    st = replace(st, seats=(replace(st.seats[0], dots=m),))
+    st = st._replace(seats=(st.seats[0]._replace(dots=m),))
     sl = view(st, 0)["players"][0]["score"]["slices"]
     assert sl == [
         {"size": 1, "count": 1, "points_each": 1, "points": 1},
@@ -394,3 +392,15 @@ def test_view_shape_is_json_and_apply_never_mutates():
     assert r == {"squares": [[0, 0], [1, 0], [0, 1], [1, 1]], "size": 4, "enclosed": True, "scorable": True, "points": 4}
     assert v["rolled"]["A"] == {"face": 1, "dots": [[1, 1]]}
     assert v["chosen"] == "A" and v["phase"] == "place"
+
+
+def test_ds7_placements_for_a_seat_follow_its_die_and_status():
+    from companion.rules.dice_and_slice import placements_for
+
+    st = table(2)
+    assert placements_for(st, 0) == []  # nothing rolled yet
+    st = play(st, *roll(1, 1, "A"))
+    assert len(placements_for(st, 0)) == 130  # single dot anywhere
+    assert len(placements_for(st, 1)) == 12 * 10 + 13 * 9  # domino, either way round
+    st = play(st, place(0, (0, 0)))
+    assert placements_for(st, 0) == []

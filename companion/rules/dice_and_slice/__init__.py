@@ -17,6 +17,7 @@ from .engine import (
     finished,
     new_state,
     normalize_options,
+    placements_for,
     totals,
     waiting_for,
     winners,
@@ -39,12 +40,17 @@ GAME = register(
         normalize_options=normalize_options,
         entry_kinds=ENTRY_KINDS,
         waiting_for=waiting_for,
-        extra={"legal_placements": legal_placements, "default_edition": default_edition},
+        extra={
+            "legal_placements": legal_placements,
+            "placements_for": placements_for,
+            "default_edition": default_edition,
+        },
     )
 )
 
 __all__ = [
     "GAME", "Edition", "RuleError", "State", "analyse", "apply", "breakdown", "default_edition",
-    "finished", "legal_placements", "load_edition", "new_state", "normalize_options", "totals",
+    "finished", "legal_placements", "load_edition", "new_state", "normalize_options", "placements_for",
+    "totals",
     "view", "waiting_for", "winners",
 ]

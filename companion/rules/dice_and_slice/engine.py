@@ -10,7 +10,7 @@ Seat status during "place": "to_place" | "bonus" (placed, bonus dots pending) | 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..base import RuleError
 from . import geometry as g
@@ -21,9 +21,9 @@ _OPTION_KEYS = {"edition", "side"}
 
 
 # --- state -------------------------------------------------------------------------------------
+# Immutable named tuples: cheap to build and to copy with one field changed (`_replace`).
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     dots: int = 0  # marked dots (bitmask)
     crossed: frozenset = frozenset()  # topping squares whose bonus dot was used
     counted: frozenset = frozenset()  # topping squares of a slice that scored a topping bonus
@@ -32,15 +32,13 @@ class Seat:
     bonuses: tuple = ()  # indexes of topping bonuses this seat scored
 
 
-@dataclass(frozen=True)
-class BonusState:
+class BonusState(NamedTuple):
     scored_by: tuple = ()  # seats that scored it
     turn: int = 0  # turn in which it was scored
     closed: bool = False  # set at the end of the turn in which someone scored it
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     edition: Edition
     side: str
     players: int
@@ -163,13 +161,13 @@ def _after_marking(state: State, seat: int, before: int, s: Seat) -> Seat:
             if b.toppings == kinds and not state.bonuses[i].closed and i not in won:
                 won.append(i)
                 counted = counted | frozenset(here)
-    return replace(s, pending=tuple(pending), counted=counted, bonuses=tuple(won))
+    return s._replace(pending=tuple(pending), counted=counted, bonuses=tuple(won))
 
 
 def _settle(s: Seat) -> Seat:
     """A seat with nothing pending (or no free dot left for a bonus dot) is done."""
     if s.status == "bonus" and (not s.pending or s.dots == g.ALL_DOTS):
-        return replace(s, status="done", pending=())
+        return s._replace(status="done", pending=())
     return s
 
 
@@ -179,19 +177,18 @@ def _store(state: State, seat: int, before: Seat, s: Seat) -> State:
     bonuses = list(state.bonuses)
     for i in s.bonuses[len(before.bonuses):]:
         b = bonuses[i]
-        bonuses[i] = replace(b, scored_by=b.scored_by + (seat,), turn=state.turn)
-    state = replace(state, seats=tuple(seats), bonuses=tuple(bonuses))
+        bonuses[i] = b._replace(scored_by=b.scored_by + (seat,), turn=state.turn)
+    state = state._replace(seats=tuple(seats), bonuses=tuple(bonuses))
     return _maybe_end_turn(state)
 
 
 def _maybe_end_turn(state: State) -> State:
     if any(s.status not in ("done", "passed") for s in state.seats):
         return state
-    bonuses = tuple(replace(b, closed=True) if b.scored_by and not b.closed else b for b in state.bonuses)
-    seats = tuple(replace(s, status="waiting", pending=()) for s in state.seats)
+    bonuses = tuple(b._replace(closed=True) if b.scored_by and not b.closed else b for b in state.bonuses)
+    seats = tuple(s._replace(status="waiting", pending=()) for s in state.seats)
     over = any(g.game_can_end(s.dots) for s in state.seats)
-    return replace(
-        state,
+    return state._replace(
         bonuses=bonuses,
         seats=seats,
         phase="over" if over else "roll",
@@ -206,8 +203,8 @@ def _start_placing(state: State) -> State:
     seats = []
     for i, s in enumerate(state.seats):
         can = g.has_legal_placement(s.dots, state.face_for(i))
-        seats.append(replace(s, status="to_place" if can else "passed", pending=()))
-    return _maybe_end_turn(replace(state, phase="place", seats=tuple(seats)))
+        seats.append(s._replace(status="to_place" if can else "passed", pending=()))
+    return _maybe_end_turn(state._replace(phase="place", seats=tuple(seats)))
 
 
 # --- apply -------------------------------------------------------------------------------------
@@ -237,7 +234,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
     for d in DIE_NAMES:
         if not g_is_int(faces[d]) or not 1 <= faces[d] <= 6:
             raise RuleError(f"Die {d} shows a face from 1 to 6.")
-    return replace(state, phase="choose", faces=(faces["A"], faces["B"]))
+    return state._replace(phase="choose", faces=(faces["A"], faces["B"]))
 
 
 def _choose(state: State, seat: int, entry: dict) -> State:
@@ -249,7 +246,7 @@ def _choose(state: State, seat: int, entry: dict) -> State:
     die = entry.get("die")
     if die not in DIE_NAMES:
         raise RuleError('Choose die "A" or die "B".')
-    return _start_placing(replace(state, chosen=die))
+    return _start_placing(state._replace(chosen=die))
 
 
 def _placing_seat(state: State, seat: int) -> Seat:
@@ -285,8 +282,8 @@ def _place(state: State, seat: int, entry: dict) -> State:
     m = g.mask_of(dots)
     if not m & ~s.dots:
         raise RuleError("Every one of those dots is already marked; a placement must mark at least one new dot.")
-    ns = replace(s, dots=s.dots | m)
-    ns = _settle(replace(_after_marking(state, seat, s.dots, ns), status="bonus"))
+    ns = s._replace(dots=s.dots | m)
+    ns = _settle(_after_marking(state, seat, s.dots, ns)._replace(status="bonus"))
     return _store(state, seat, s, ns)
 
 
@@ -318,7 +315,7 @@ def _bonus_dot(state: State, seat: int, entry: dict) -> State:
     else:
         used = s.pending[0]
     pending = tuple(p for p in s.pending if p != used)
-    ns = replace(s, dots=s.dots | g.dot_bit(x, y), crossed=s.crossed | {used}, pending=pending)
+    ns = s._replace(dots=s.dots | g.dot_bit(x, y), crossed=s.crossed | {used}, pending=pending)
     ns = _settle(_after_marking(state, seat, s.dots, ns))
     return _store(state, seat, s, ns)
 
@@ -326,7 +323,7 @@ def _bonus_dot(state: State, seat: int, entry: dict) -> State:
 def _skip_bonus(state: State, seat: int, entry: dict) -> State:
     _keys(entry, set())
     s = _bonus_seat(state, seat)
-    return _store(state, seat, s, replace(s, status="done", pending=()))
+    return _store(state, seat, s, s._replace(status="done", pending=()))
 
 
 def _pass(state: State, seat: int, entry: dict) -> State:
@@ -338,7 +335,7 @@ def _pass(state: State, seat: int, entry: dict) -> State:
         raise RuleError(
             f"You can still place die {state.die_for(seat)} (for example on {', '.join(f'({x},{y})' for x, y in eg)}), so you cannot pass."
         )
-    return _store(state, seat, s, replace(s, status="passed"))
+    return _store(state, seat, s, s._replace(status="passed"))
 
 
 _HANDLERS = {
@@ -400,3 +397,10 @@ def waiting_for(state: State) -> list[int]:
     if state.phase == "place":
         return [i for i, s in enumerate(state.seats) if s.status in ("to_place", "bonus")]
     return []
+
+
+def placements_for(state: State, seat: int) -> list[dict]:
+    """legal_placements for a seat's die right now ([] unless the seat still has to place)."""
+    if state.phase != "place" or not 0 <= seat < state.players or state.seats[seat].status != "to_place":
+        return []
+    return g.legal_placements(state.seats[seat].dots, state.face_for(seat))

@@ -184,10 +184,22 @@ def _rectangles_by_dot() -> tuple:
                         if x in (x0, x0 + w) or y in (y0, y0 + h)
                     ]
                     squares = frozenset((y0 + j) * SQ_W + x0 + i for i in range(w) for j in range(h))
-                    rect = (mask_of(outline), _interior_mask(x0, y0, x0 + w - 1, y0 + h - 1), squares)
+                    out_mask = mask_of(outline)
+                    rect = (out_mask, _interior_mask(x0, y0, x0 + w - 1, y0 + h - 1), squares)
                     for x, y in outline:
-                        by_dot[y * DOT_W + x].append(rect)
-    return tuple(tuple(r) for r in by_dot)
+                        # the dot's two neighbours along the outline: a cheap first test
+                        near = out_mask & mask_of(
+                            [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                             if on_lattice(x + dx, y + dy)]
+                        )
+                        by_dot[y * DOT_W + x].append((near, rect))
+    grouped = []
+    for entries in by_dot:
+        groups: dict = {}
+        for near, rect in entries:
+            groups.setdefault(near, []).append(rect)
+        grouped.append(tuple((near, tuple(rects)) for near, rects in groups.items()))
+    return tuple(grouped)
 
 
 _RECTS_BY_DOT = _rectangles_by_dot()
@@ -200,9 +212,12 @@ def new_slices(before: int, after: int) -> list[frozenset]:
     while new:
         low = new & -new
         new ^= low
-        for outline, inner, squares in _RECTS_BY_DOT[low.bit_length() - 1]:
-            if after & outline == outline and not after & inner:
-                found[squares] = None
+        for near, rects in _RECTS_BY_DOT[low.bit_length() - 1]:
+            if after & near != near:
+                continue
+            for outline, inner, squares in rects:
+                if after & outline == outline and not after & inner:
+                    found[squares] = None
     return list(found)
 
 
