@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..base import RuleError
-from .board import AXES, LABELS, Board, load_board
+from .board import Board, load_board
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
 
 BOARD: Board = load_board()
