@@ -8,12 +8,16 @@ from werkzeug.exceptions import HTTPException
 from . import auth
 from .api import api
 from .pages import pages
+from .ui import UIS
 
 
 def register_web(app: Flask) -> None:
     Htmx(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    for ui in UIS.values():
+        if ui.blueprint is not None:
+            app.register_blueprint(ui.blueprint)
     app.before_request(auth.check_csrf)
     app.context_processor(auth.template_globals)
 

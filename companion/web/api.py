@@ -9,7 +9,7 @@ import secrets
 
 from flask import Blueprint, jsonify, request
 
-from ..rules import MalformedEntry, RuleError
+from ..rules import MalformedEntry, RuleError, get_game
 from ..tables import TableError, load_replay, new_table, record, visible_log
 from . import auth
 from .common import get_table, join_url, players_summary, store
@@ -52,7 +52,8 @@ def _writer(table, body: dict) -> int:
             raise TableError(403, "A seat token writes only for its own seat.")
         return seat
     if secrets.compare_digest(token, table.host_token):
-        if not table.pass_and_play:
+        host_kinds = get_game(table.game).extra.get("host_kinds", ())
+        if not table.pass_and_play and body.get("kind") not in host_kinds:
             raise TableError(403, "The host writes for players only at a pass-and-play table.")
         seat = body.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):

@@ -47,6 +47,11 @@ def may_play(table: TableInfo, seat: int) -> bool:
     return my_seat(table) == seat or (table.pass_and_play and is_host(table))
 
 
+def may_enter(table: TableInfo, seat: int, kind: str, host_kinds=()) -> bool:
+    """may_play, plus the host entering kinds the game lets the host enter for anyone."""
+    return may_play(table, seat) or (kind in host_kinds and is_host(table))
+
+
 def csrf_token() -> str:
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(24)

@@ -20,6 +20,8 @@ class GameUI:
     table_context: Callable = lambda rep: {}
     create_options: Callable = lambda form: {}  # the create-table form's options for this game
     options_template: str | None = None  # extra fields on the create-table form
+    assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
+    blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any
     extra: dict = field(default_factory=dict)
 
 
