@@ -194,13 +194,15 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def table(self, code: str) -> TableInfo | None:
+        query = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed)
+                 .join(seats_t, seats_t.c.table_code == tables_t.c.code)
+                 .where(tables_t.c.code == code).order_by(seats_t.c.seat))
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t).where(tables_t.c.code == code)).mappings().first()
-            if row is None:
-                return None
-            seat_rows = conn.execute(
-                select(seats_t).where(seats_t.c.table_code == code).order_by(seats_t.c.seat)).mappings()
-            seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in seat_rows)
+            rows = conn.execute(query).mappings().all()
+        if not rows:
+            return None
+        row = rows[0]
+        seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in rows)
         return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
                          row["pass_and_play"], row["current_game"], row["created_at"], seats)
 

@@ -115,10 +115,12 @@ def check_key(key) -> str | None:
     return key
 
 
-def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None) -> tuple[Entry, Replay, bool]:
+def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
+           replay: Replay | None = None) -> tuple[Entry, Replay, bool]:
     """Check `entry` for `seat` against the rules and append it to the current game's log.
 
-    Returns (entry, replay after it, created). A repeated idempotency key returns the
+    `replay`, if given, is the current game's replay the caller already loaded (saves a read;
+    a stale one only costs a retry). Returns (entry, replay after it, created). A repeated idempotency key returns the
     entry recorded the first time and created=False. Raises RuleError for an entry the
     rules refuse and TableError for anything else; nothing is written in either case.
     """
@@ -131,7 +133,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             first = store.entry_by_key(table.code, game_no, key)
             if first is not None:
                 return first, load_replay(store, table, game_no), False
-        rep = load_replay(store, table, game_no)
+        rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
             payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
         except RuleError:

@@ -173,7 +173,7 @@ def add_entry(code, seat):
     ui = ui_for(rep.game.id)
     try:
         entry = ui.entry_from_form(request.form, rep, seat)
-        _, rep, _ = record(store(), table, seat, entry, request.form.get("key"))
+        _, rep, _ = record(store(), table, seat, entry, request.form.get("key"), replay=rep)
     except (RuleError, TableError) as exc:
         return _refused(table, seat, exc)
     if request.htmx:
