@@ -28,5 +28,6 @@ GAME = register(Game(
     entry_kinds=("place", "cut", "neutral"),
     waiting_for=waiting_for,
     secret=secret,
-    extra={"legal_spaces": legal_spaces, "neutral_spaces": neutral_spaces, "outcomes": outcomes},
+    extra={"legal_spaces": legal_spaces, "neutral_spaces": neutral_spaces, "outcomes": outcomes,
+           "host_kinds": ("cut",)},
 ))
