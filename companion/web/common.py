@@ -28,7 +28,9 @@ def join_url(code: str) -> str:
 
 def players_summary(rep: Replay, table: TableInfo, view: dict) -> list[dict]:
     totals = rep.game.totals(rep.state)
-    vplayers = view.get("players") or []
+    vplayers = view.get("players")
+    if not isinstance(vplayers, list):
+        vplayers = []
     out = []
     for s in table.seats:
         item = {"seat": s.seat, "name": s.name, "total": totals[s.seat]}
