@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from . import register
-from .base import Game, RuleError
+from .base import Game, MalformedEntry, RuleError
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = (
@@ -139,12 +139,12 @@ def _is_int(value: Any) -> bool:
 
 def _check_dice(dice: Any) -> tuple[int, ...]:
     if not isinstance(dice, (list, tuple)):
-        raise RuleError("Enter the dice as a list of 5 numbers.")
+        raise MalformedEntry("Enter the dice as a list of 5 numbers.")
     if len(dice) != DICE_PER_ROLL:
-        raise RuleError(f"Enter exactly 5 dice; got {len(dice)}.")
+        raise MalformedEntry(f"Enter exactly 5 dice; got {len(dice)}.")
     for die in dice:
         if not _is_int(die):
-            raise RuleError(f"A die shows a whole number from 1 to 6; got {die!r}.")
+            raise MalformedEntry(f"A die shows a whole number from 1 to 6; got {die!r}.")
         if not 1 <= die <= 6:
             raise RuleError(f"A die shows 1 to 6; got {die}.")
     return tuple(dice)
@@ -152,7 +152,7 @@ def _check_dice(dice: Any) -> tuple[int, ...]:
 
 def _check_box(box: Any) -> str:
     if not isinstance(box, str) or box not in BOX_LABELS:
-        raise RuleError(f"There is no box {box!r}; choose one of: {', '.join(BOXES)}.")
+        raise MalformedEntry(f"There is no box {box!r}; choose one of: {', '.join(BOXES)}.")
     return box
 
 
@@ -164,10 +164,10 @@ def _check_seat(state: State, seat: Any) -> int:
 
 def _check_held(held: Any) -> tuple[int, ...]:
     if not isinstance(held, (list, tuple)):
-        raise RuleError("List the held dice by position, 0 to 4.")
+        raise MalformedEntry("List the held dice by position, 0 to 4.")
     for index in held:
         if not _is_int(index) or not 0 <= index < DICE_PER_ROLL:
-            raise RuleError(f"A held die is named by its position 0 to 4; got {index!r}.")
+            raise MalformedEntry(f"A held die is named by its position 0 to 4; got {index!r}.")
     if len(set(held)) != len(held):
         raise RuleError("Each held die can be listed only once.")
     return tuple(held)
@@ -176,7 +176,7 @@ def _check_held(held: Any) -> tuple[int, ...]:
 def _check_fields(entry: Mapping, allowed: set[str]) -> None:
     for name in entry:
         if name not in allowed and name not in IGNORED_ENTRY_KEYS:
-            raise RuleError(f"A {entry['kind']} entry has no field {name!r}.")
+            raise MalformedEntry(f"A {entry['kind']} entry has no field {name!r}.")
 
 
 def _show(dice: tuple[int, ...]) -> str:
@@ -282,7 +282,7 @@ def apply(state: State, seat: int, entry: Any) -> State:
     if sheet.filled == len(BOXES):
         raise RuleError("Your sheet is full; wait for the others to finish.")
     if not isinstance(entry, Mapping):
-        raise RuleError("An entry must be a set of named fields.")
+        raise MalformedEntry("An entry must be a set of named fields.")
     kind = entry.get("kind")
     if kind == "score":
         new_sheet = _score(state, sheet, entry)
