@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..base import RuleError
+from ..base import MalformedEntry, RuleError
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, load_edition
 
@@ -125,7 +125,7 @@ def _keys(entry: dict, allowed: set) -> None:
 
 def _dot(raw, what: str = "A dot") -> tuple[int, int]:
     if not (isinstance(raw, (list, tuple)) and len(raw) == 2 and all(g_is_int(c) for c in raw)):
-        raise RuleError(f"{what} must be given as [x, y] with whole numbers.")
+        raise MalformedEntry(f"{what} must be given as [x, y] with whole numbers.")
     x, y = raw
     if not g.on_lattice(x, y):
         raise RuleError(f"Dot ({x},{y}) is off the sheet: x goes 0 to 12 and y 0 to 9.")
@@ -211,7 +211,7 @@ def _start_placing(state: State) -> State:
 
 def apply(state: State, seat: int, entry: dict) -> State:
     if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
-        raise RuleError('An entry must be an object with a "kind".')
+        raise MalformedEntry('An entry must be an object with a "kind".')
     kind = entry["kind"]
     if kind not in ENTRY_KINDS:
         raise RuleError(f"Unknown entry {kind!r}; Dice and Slice knows: {', '.join(ENTRY_KINDS)}.")
@@ -230,7 +230,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
         raise RuleError(f"Only the active player (seat {state.active + 1}) enters the roll.")
     faces = entry.get("faces")
     if not isinstance(faces, dict) or set(faces) != set(DIE_NAMES):
-        raise RuleError('Enter both dice: {"A": face, "B": face}.')
+        raise MalformedEntry('Enter both dice: {"A": face, "B": face}.')
     for d in DIE_NAMES:
         if not g_is_int(faces[d]) or not 1 <= faces[d] <= 6:
             raise RuleError(f"Die {d} shows a face from 1 to 6.")
@@ -265,7 +265,7 @@ def _place(state: State, seat: int, entry: dict) -> State:
     s = _placing_seat(state, seat)
     raw = entry.get("dots")
     if not isinstance(raw, list) or not raw:
-        raise RuleError("List the dots of the whole pattern as you placed it, overlaps included.")
+        raise MalformedEntry("List the dots of the whole pattern as you placed it, overlaps included.")
     dots = []
     for d in raw:
         dot = _dot(d)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..base import RuleError
+from ..base import MalformedEntry, RuleError
 from .board import Board, load_board
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
 
@@ -52,7 +52,7 @@ class State:
 def _space_index(value, what: str = "space") -> int:
     if (not isinstance(value, (list, tuple)) or len(value) != 3
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise RuleError(f"The {what} must be three whole numbers [x, y, z].")
+        raise MalformedEntry(f"The {what} must be three whole numbers [x, y, z].")
     i = BOARD.index.get(tuple(value))
     if i is None:
         raise RuleError(f"{list(value)} is not a space on the pizza.")
@@ -193,7 +193,7 @@ def _place(st: State, seat: int, entry: dict) -> State:
 def _line(entry: dict) -> int:
     n = entry.get("line")
     if not isinstance(n, int) or isinstance(n, bool):
-        raise RuleError("The line must be a whole number from 1 to 6.")
+        raise MalformedEntry("The line must be a whole number from 1 to 6.")
     if not 1 <= n <= 6:
         raise RuleError(f"There is no line {n}; lines are numbered 1 to 6.")
     return n
@@ -327,7 +327,7 @@ def _phase_name(st: State) -> str:
 
 def apply(state: State, seat: int, entry: dict) -> State:
     if not isinstance(entry, dict):
-        raise RuleError("An entry must be an object with a kind.")
+        raise MalformedEntry("An entry must be an object with a kind.")
     kind = entry.get("kind")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
