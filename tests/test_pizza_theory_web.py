@@ -1,0 +1,363 @@
+"""Pizza Theory phone pages: plain POST flows, refusals, secrecy of pending cuts, the reveal checklist,
+the host's cut entry, the neutral roll, the replay. Rule ids PT-n: seeds/pizza-theory.md."""
+from __future__ import annotations
+
+import difflib
+import random
+import re
+
+from helpers import bearer, csrf_from, join_seat, log, new_table, post_entry
+
+from companion.rules.pizza_theory import apply, legal_spaces, neutral_spaces, new_state, resolution_view
+
+HTMX = {"HX-Request": "true"}
+GAME = "pizza_theory"
+
+
+class Mirror:
+    """The engine state next to the app's, to know what the app should show."""
+
+    def __init__(self, players, options=None):
+        self.state = new_state(players, options or {})
+
+    def add(self, seat, entry):
+        self.state = apply(self.state, seat, entry)
+
+
+def place_all(client, table, mirror, rng):
+    """Every seat adds one topping (the engine picks a legal space), plus the neutral roll for two."""
+    st = mirror.state
+    while st.phase == "add":
+        seat = st.order[st.turn]
+        entry = {"kind": "place", "space": list(rng.choice(legal_spaces(st, seat)))}
+        assert post_entry(client, table, seat, **entry).status_code == 201
+        mirror.add(seat, entry)
+        st = mirror.state
+    if st.phase == "neutral":
+        line = rng.randint(1, 6)
+        room = neutral_spaces(st, line)
+        entry = {"kind": "neutral", "line": line, "space": list(room[0]) if room and st.supply[2] else None}
+        assert post_entry(client, table, st.order[0], **entry).status_code == 201
+        mirror.add(st.order[0], entry)
+
+
+def cut_all(client, table, mirror, lines):
+    for seat, line in enumerate(lines):
+        assert post_entry(client, table, seat, kind="cut", line=line).status_code == 201
+        mirror.add(seat, {"kind": "cut", "line": line})
+
+
+def changes_in(html):
+    """(space, from, to) of every checklist item a page shows."""
+    return [(s, f, t or None) for s, f, t in
+            re.findall(r'data-testid="change" data-space="([^"]+)" data-from="(\w+)" data-to="(\w*)"', html)]
+
+
+def expected_changes(state):
+    res = resolution_view(state.last)
+    return [(",".join(map(str, c["space"])), c["from"], c["to"]) for c in res["changes"]]
+
+
+def test_the_turn_player_taps_a_space_with_a_plain_post(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    # PT-5: the legal spaces are highlighted, and every space is a button in the place form
+    assert 'data-testid="space-0,0,0"' in page
+    assert re.search(r'class="pt-space legal"[^>]*value="0,0,0"|value="0,0,0" class="pt-space legal"', page)
+    assert page.count('name="space"') == 37 and 'name="kind" value="place"' in page
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "place", "space": "0,0,0", "csrf_token": csrf})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/t/{code}/s/0")
+    assert log(client, code)[-1] == {**log(client, code)[-1], "kind": "place", "space": [0, 0, 0], "seat": 0}
+    # PT-6: the next player in turn order now adds; Ann's page says so and has no place buttons
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert "Ben is adding a topping" in page and 'name="space"' not in page
+    assert 'data-topping="0,0,0:red"' in page
+
+
+def test_an_illegal_space_is_refused_in_place_and_saves_nothing(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    # PT-5: [0, 3, -3] touches Ann's own start topping on [1, 2, -3]
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "place", "space": "0,3,-3", "csrf_token": csrf},
+                       headers=HTMX)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and 'role="alert"' in html and "touches one of your own" in html
+    assert 'id="sheet"' in html and "<html" not in html
+    # PT-19: an occupied space, in a plain POST: the whole page with the reason
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "place", "space": "3,-2,-1", "csrf_token": csrf})
+    assert resp.status_code == 422 and "already holds a white topping" in resp.get_data(as_text=True)
+    assert "<html" in resp.get_data(as_text=True)
+    # PT-19: not a space at all
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "place", "space": "9,9,9", "csrf_token": csrf})
+    assert resp.status_code == 422 and "Tap a space on the pizza" in resp.get_data(as_text=True)
+    assert log(client, code) == []
+
+
+def test_out_of_turn_placement_is_refused(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    code = table["code"]
+    csrf = join_seat(client, code, 1)
+    # PT-6: Ann (1st) adds first
+    resp = client.post(f"/t/{code}/s/1/entries", data={"kind": "place", "space": "0,0,0", "csrf_token": csrf})
+    assert resp.status_code == 422 and "red&#39;s turn" in resp.get_data(as_text=True)
+    assert log(client, code) == []
+
+
+def _table_at_cut(client, lines_before=None):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    mirror = Mirror(3)
+    place_all(client, table, mirror, random.Random(7))
+    return table, mirror
+
+
+def _strip(html, code):
+    html = html.replace(code, "CODE")
+    html = re.sub(r'name="csrf_token" value="[^"]+"', "", html)
+    html = re.sub(r'"X-CSRF-Token": "[^"]+"', "", html)
+    return re.sub(r'v=\d+', "v=N", html)
+
+
+def test_a_pending_cut_is_in_no_other_page_nor_api_answer(client, app):
+    # PT-8: two tables identical but for Ann's pending cut: Ben's page, the table view and the API
+    # answers for Ben are the same whatever Ann chose.
+    seen = []
+    for line in (2, 5):
+        other = app.test_client()
+        table, mirror = _table_at_cut(other)
+        code = table["code"]
+        csrf = join_seat(other, code, 0)
+        resp = other.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": str(line), "csrf_token": csrf})
+        assert resp.status_code == 303
+        mine = other.get(f"/t/{code}/s/0").get_data(as_text=True)
+        assert f"Your cut: line {line}" in mine and 'aria-pressed="true" data-testid="line-%d"' % line in mine
+        ben = app.test_client()
+        join_seat(ben, code, 1)
+        pages = [ben.get(f"/t/{code}/s/1").get_data(as_text=True), ben.get(f"/t/{code}/s/1/sheet").get_data(as_text=True),
+                 ben.get(f"/t/{code}/view").get_data(as_text=True), ben.get(f"/t/{code}/board").get_data(as_text=True)]
+        assert all("aria-pressed=\"true\"" not in p for p in pages)
+        api_state = ben.get(f"/api/tables/{code}", headers=bearer(table["seats"][1]["token"])).get_json()
+        api_log = ben.get(f"/api/tables/{code}/entries", headers=bearer(table["seats"][1]["token"])).get_json()
+        public_log = ben.get(f"/api/tables/{code}/entries").get_json()
+        assert api_state["view"]["my_cut"] is None and api_state["view"]["seats"][0]["has_chosen"]
+        assert api_log["entries"][-1] == {**api_log["entries"][-1], "kind": "cut", "hidden": True}
+        assert "line" not in api_log["entries"][-1] and "line" not in public_log["entries"][-1]
+        assert "chosen" in pages[0] and "choosing" in pages[0]
+        for key in ("code",):
+            api_state.pop(key)
+        api_log.pop("code")
+        for e in api_log["entries"]:
+            e.pop("time")
+        seen.append(([_strip(p, code) for p in pages], api_state["view"], api_log["entries"]))
+    for a, b in zip(seen[0][0], seen[1][0]):
+        assert a == b, "\n".join(list(difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm=""))[:30])
+    assert seen[0] == seen[1]
+
+
+def test_the_reveal_lists_exactly_the_engine_changes(client):
+    table, mirror = _table_at_cut(client)
+    code = table["code"]
+    cut_all(client, table, mirror, [1, 1, 5])
+    assert mirror.state.round == 2
+    expected = expected_changes(mirror.state)
+    assert expected, "this position and cut make changes"
+    # PT-12: every change of the resolution is listed, on the table view and on every phone
+    view = client.get(f"/t/{code}/view").get_data(as_text=True)
+    assert changes_in(view) == expected
+    for seat in range(3):
+        phone = client.application.test_client()
+        join_seat(phone, code, seat)
+        html = phone.get(f"/t/{code}/s/{seat}").get_data(as_text=True)
+        assert changes_in(html) == expected
+        # PT-7: after the reveal every cut is shown, with the line as its cutter numbered it
+        for colour, line in zip(("red", "white", "green"), (1, 1, 5)):
+            assert re.search(rf'data-testid="cut-{colour}">.*?line {line}</span>', html)
+        assert f'data-testid="count-red">{mirror.state.masks[0].bit_count()}<' in html
+        assert f'data-testid="supply-white">{mirror.state.supply[1]}<' in html
+        # PT-13: the board turned: Ben is 1st in round 2
+        assert 'data-cut="' in html
+    assert "Ben is now 1st" in html
+    # the changes are ticked on the board with checkboxes (client-side only)
+    assert view.count('type="checkbox" data-tick=') == len(expected)
+
+
+def test_resolution_shows_nothing_to_do_when_nothing_changes(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    mirror = Mirror(3)
+    rng = random.Random(1)
+    for _ in range(30):
+        place_all(client, table, mirror, rng)
+        lines = [rng.randint(1, 6) for _ in range(3)]
+        cut_all(client, table, mirror, lines)
+        if not expected_changes(mirror.state) or mirror.state.phase == "over":
+            break
+    html = client.get(f"/t/{table['code']}/view").get_data(as_text=True)
+    assert changes_in(html) == expected_changes(mirror.state)
+    if not expected_changes(mirror.state):
+        assert 'data-testid="no-changes"' in html
+
+
+def test_host_enters_everyones_revealed_dice(client, app):
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
+                                        "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    tokens = client.get(f"/t/{code}/host")  # the host screen exists; seats come from the API below
+    assert tokens.status_code == 200
+    table = {"code": code, "seats": []}
+    # seat tokens: take each seat from its own phone and play through the pages
+    phones = []
+    for seat in range(3):
+        ph = app.test_client()
+        phones.append((ph, join_seat(ph, code, seat)))
+    mirror = Mirror(3)
+    rng = random.Random(3)
+    while mirror.state.phase == "add":
+        seat = mirror.state.order[mirror.state.turn]
+        space = rng.choice(legal_spaces(mirror.state, seat))
+        ph, tok = phones[seat]
+        r = ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
+                                                        "csrf_token": tok})
+        assert r.status_code == 303
+        mirror.add(seat, {"kind": "place", "space": list(space)})
+    # Cy chose on her phone; the host enters the dice of the two others
+    ph, tok = phones[2]
+    ph.post(f"/t/{code}/s/2/entries", data={"kind": "cut", "line": "6", "csrf_token": tok})
+    mirror.add(2, {"kind": "cut", "line": 6})
+    page = client.get(f"/t/{code}/pizza/cuts").get_data(as_text=True)
+    assert 'name="line0"' in page and 'name="line1"' in page and 'name="line2"' not in page
+    assert "Already chosen" in page
+    # a phone that is not the host may not use this page
+    assert phones[0][0].get(f"/t/{code}/pizza/cuts").status_code == 403
+    # a missing line is refused and saves nothing
+    resp = client.post(f"/t/{code}/pizza/cuts", data={"line0": "2", "csrf_token": csrf})
+    assert resp.status_code == 422 and "Ben" in resp.get_data(as_text=True)
+    assert [e["kind"] for e in log(client, code)].count("cut") == 1
+    resp = client.post(f"/t/{code}/pizza/cuts", data={"line0": "2", "line1": "5", "csrf_token": csrf})
+    assert resp.status_code == 303
+    mirror.add(0, {"kind": "cut", "line": 2})
+    mirror.add(1, {"kind": "cut", "line": 5})
+    assert changes_in(client.get(f"/t/{code}/view").get_data(as_text=True)) == expected_changes(mirror.state)
+
+
+def test_two_players_first_player_enters_the_neutral_roll(client):
+    table = new_table(client, ("Ann", "Ben"), game=GAME)
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    mirror = Mirror(2)
+    for seat, space in ((0, [0, 0, 0]), (1, [1, -1, 0])):
+        assert post_entry(client, table, seat, kind="place", space=space).status_code == 201
+        mirror.add(seat, {"kind": "place", "space": space})
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert "Roll the neutral die" in page and 'data-testid="nline-3"' in page
+    # PT-15: after the line, the spaces beside it are offered (a plain GET keeps the choice)
+    page = client.get(f"/t/{code}/s/0?nline=3").get_data(as_text=True)
+    room = [",".join(map(str, s)) for s in neutral_spaces(mirror.state, 3)]
+    assert room and all(f'data-testid="space-{v}"' in page for v in room)
+    assert page.count('name="space"') == len(room)
+    # PT-15: a space away from that line is refused with its reason
+    far = next(",".join(map(str, s)) for s in legal_spaces(mirror.state, 0)
+               if ",".join(map(str, s)) not in room)
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "neutral", "nline": "3", "space": far,
+                                                      "csrf_token": csrf})
+    assert resp.status_code == 422 and "does not touch neutral line 3" in resp.get_data(as_text=True)
+    resp = client.post(f"/t/{code}/s/0/entries", data={"kind": "neutral", "nline": "3", "space": room[0],
+                                                      "csrf_token": csrf})
+    assert resp.status_code == 303
+    mirror.add(0, {"kind": "neutral", "line": 3, "space": [int(v) for v in room[0].split(",")]})
+    # Ben does not roll: only the first player this round (PT-15)
+    ben = client.application.test_client()
+    btok = join_seat(ben, code, 1)
+    assert "Your cut" in ben.get(f"/t/{code}/s/1").get_data(as_text=True)
+    cut_all(client, table, mirror, [1, 1])
+    html = client.get(f"/t/{code}/view").get_data(as_text=True)
+    assert changes_in(html) == expected_changes(mirror.state)
+    assert 'data-testid="cut-green"' in html and "Neutral die: line 3" in html
+    assert expected_changes(mirror.state), "this cut makes changes"
+    # PT-14: round 2, Ben is first and rolls
+    assert "Ben adds a topping" in html
+    assert btok
+
+
+def test_pass_and_play_device_opens_every_seat(client):
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
+                                        "pass_and_play": "1", "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    mirror = Mirror(3)
+    rng = random.Random(5)
+    while mirror.state.phase == "add":
+        seat = mirror.state.order[mirror.state.turn]
+        space = rng.choice(legal_spaces(mirror.state, seat))
+        r = client.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
+                                                            "csrf_token": csrf})
+        assert r.status_code == 303
+        mirror.add(seat, {"kind": "place", "space": list(space)})
+    client.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": "4", "csrf_token": csrf})
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    # PT-8 on a shared tablet: the chosen line is not shown to whoever picks the tablet up next
+    assert "You have chosen" in page and "Your cut: line 4" not in page and 'class="seat-tabs"' in page
+    for seat, line in ((1, 2), (2, 6)):
+        client.post(f"/t/{code}/s/{seat}/entries", data={"kind": "cut", "line": str(line), "csrf_token": csrf})
+    assert mirror.state.round == 1
+    mirror.add(0, {"kind": "cut", "line": 4})
+    mirror.add(1, {"kind": "cut", "line": 2})
+    mirror.add(2, {"kind": "cut", "line": 6})
+    assert changes_in(client.get(f"/t/{code}/s/2").get_data(as_text=True)) == expected_changes(mirror.state)
+
+
+def test_a_whole_game_ends_with_a_winner_rematch_and_a_replay_of_every_round(client):
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
+                                        "pass_and_play": "1", "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    mirror = Mirror(3)
+    rng = random.Random(11)
+    resolved = []
+    for _ in range(200):
+        st = mirror.state
+        if st.phase == "over":
+            break
+        if st.phase == "add":
+            seat = st.order[st.turn]
+            space = rng.choice(legal_spaces(st, seat))
+            data = {"kind": "place", "space": ",".join(map(str, space))}
+            entry = {"kind": "place", "space": list(space)}
+        else:
+            seat = st.cuts.index(None)
+            line = rng.randint(1, 6)
+            data, entry = {"kind": "cut", "line": str(line)}, {"kind": "cut", "line": line}
+        assert client.post(f"/t/{code}/s/{seat}/entries", data={**data, "csrf_token": csrf}).status_code == 303
+        mirror.add(seat, entry)
+        if mirror.state.last is not st.last:
+            resolved.append(expected_changes(mirror.state))
+    st = mirror.state
+    assert st.phase == "over"
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    names = ["Ann", "Ben", "Cy"]
+    # PT-16: the winner (or the shared win) is called
+    won = " and ".join(names[w] for w in st.winners)
+    assert f"{won} {'win' if len(st.winners) > 1 else 'wins'}!" in page
+    assert 'data-testid="rematch"' in page and "Final count" in page
+    # the replay steps through every round, showing that round's changes
+    for r, expected in enumerate(resolved, 1):
+        html = client.get(f"/t/{code}/pizza/replay?round={r}").get_data(as_text=True)
+        assert f"Round {r} of {len(resolved)}" in html
+        assert changes_in(html) == expected
+    assert 'data-testid="replay-result"' in html
+    # the host starts a rematch from the phone
+    resp = client.post(f"/t/{code}/rematch", data={"csrf_token": csrf, "next": f"/t/{code}/s/0"})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/t/{code}/s/0")
+    assert "Round 1" in client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    # the earlier game's replay is still there
+    assert client.get(f"/t/{code}/pizza/replay?game=1&round=1").status_code == 200
+
+
+def test_replay_of_an_unknown_game_or_table_is_404(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    assert client.get(f"/t/{table['code']}/pizza/replay?game=5").status_code == 404
+    assert "No round has been resolved" in client.get(f"/t/{table['code']}/pizza/replay").get_data(as_text=True)
+    dz = new_table(client)
+    assert client.get(f"/t/{dz['code']}/pizza/replay").status_code == 404
