@@ -43,6 +43,7 @@ def main(argv=None) -> None:
     host = lan_address() if args.host == "0.0.0.0" else args.host
     url = app.config.get("PUBLIC_URL") or f"http://{host}:{args.port}/"
     app.config["PUBLIC_URL"] = url
+    app.config["ANNOUNCE_TABLES"] = True
     print(f"Game companion is running. Open this on the host's phone or tablet:\n\n  {url}\n")
     print(terminal_qr(url))
     print(f"Storage: {app.config['DATABASE_URL']}\nStop with Ctrl+C.", flush=True)

@@ -274,16 +274,16 @@ class Store:
             return conn.execute(select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
                 entries_t.c.table_code == code, entries_t.c.game_no == game_no)).scalar_one()
 
-    def poll_marker(self, code: str) -> tuple[int, int] | None:
-        """(current game number, its last sequence number) in one query: what a poll compares."""
+    def poll_marker(self, code: str) -> tuple[int, int, int] | None:
+        """(current game number, its last sequence number, seats taken), in one query: what a poll compares."""
+        last_seq = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+            entries_t.c.table_code == code, entries_t.c.game_no == tables_t.c.current_game).scalar_subquery()
+        taken = select(func.count()).select_from(seats_t).where(
+            seats_t.c.table_code == code, seats_t.c.claimed.is_(True)).scalar_subquery()
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(tables_t.c.current_game,
-                       select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
-                           entries_t.c.table_code == code,
-                           entries_t.c.game_no == tables_t.c.current_game).scalar_subquery())
-                .where(tables_t.c.code == code)).first()
-        return (row[0], row[1]) if row else None
+            row = conn.execute(select(tables_t.c.current_game, last_seq, taken)
+                               .where(tables_t.c.code == code)).first()
+        return (row[0], row[1], row[2]) if row else None
 
     def entries(self, code: str, game_no: int) -> list[Entry]:
         with self.engine.connect() as conn:

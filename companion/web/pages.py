@@ -6,8 +6,8 @@ import importlib
 import io
 import json
 
-from flask import (Blueprint, Response, abort, make_response, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template,
+                   request, url_for)
 from htmx_flask import make_response as htmx_response
 
 from ..rules import GAMES, RuleError
@@ -48,9 +48,22 @@ def create_table():
     except (TableError, RuleError) as exc:
         return render_template("home.html", games=[g for g in GAMES.values() if g.id in UIS], uis=UIS,
                                error=exc.reason, form=form), 422 if isinstance(exc, RuleError) else exc.status
+    if current_app.config.get("ANNOUNCE_TABLES"):
+        announce_table(table.code, rep_title(table.game), join_url(table.code))
     resp = redirect(url_for("pages.host", code=table.code), code=303)
     auth.set_cookie(resp, auth.host_cookie(table.code), table.host_token)
     return resp
+
+
+def rep_title(game_id: str) -> str:
+    return GAMES[game_id].title
+
+
+def announce_table(code: str, title: str, url: str) -> None:
+    """Print a new table's join address and QR code where the server runs (the host's laptop)."""
+    from ..__main__ import terminal_qr
+
+    print(f"\n{title} table {code}: players join at {url}\n{terminal_qr(url)}", flush=True)
 
 
 # ---- the host's table screen ------------------------------------------------
@@ -60,7 +73,8 @@ def host(code):
     if not auth.is_host(table):
         abort(403, "Only the phone that started this table can open the host screen.")
     rep = load_replay(store(), table)
-    return render_template("table/host.html", table=table, rep=rep, join_url=join_url(table.code))
+    return render_template("table/host.html", table=table, rep=rep, join_url=join_url(table.code),
+                           poll_url=poll_url(table, rep))
 
 
 @pages.post("/t/<code>/host/pass-and-play")
@@ -227,11 +241,16 @@ def _common(table, rep, seat):
         "waiting_for": rep.game.waiting_for(rep.state),
         "finished": rep.finished,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
-        "poll_url": url_for("pages.poll", code=table.code, g=table.current_game, v=rep.version),
+        "poll_url": poll_url(table, rep),
     }
 
 
 # ---- the table view and live updates --------------------------------------
+def poll_url(table, rep) -> str:
+    taken = sum(1 for s in table.seats if s.claimed)
+    return url_for("pages.poll", code=table.code, g=table.current_game, v=rep.version, s=taken)
+
+
 @pages.get("/t/<code>/view")
 def table_view(code):
     table = get_table(code)
@@ -256,12 +275,12 @@ def poll(code):
     marker = store().poll_marker(code.upper())
     if marker is None:
         abort(404)
-    game_no, version = marker
+    game_no, version, taken = marker
     seen_game = request.args.get("g", type=int)
-    seen_version = request.args.get("v", type=int)
-    if (game_no, version) == (seen_game, seen_version):
+    seen = (seen_game, request.args.get("v", type=int), request.args.get("s", type=int))
+    if marker == seen:
         return "", 204
-    new_url = url_for("pages.poll", code=code.upper(), g=game_no, v=version)
+    new_url = url_for("pages.poll", code=code.upper(), g=game_no, v=version, s=taken)
     body = render_template("table/poller.html", poll_url=new_url)
     if seen_game is not None and game_no != seen_game:
         return htmx_response(body, refresh=True)  # a rematch began: load the new game's page
