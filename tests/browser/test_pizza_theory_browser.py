@@ -1,0 +1,146 @@
+"""Three phones play Pizza Theory rounds by tapping while a table view follows live.
+
+Rule ids PT-n: seeds/pizza-theory.md. The engine runs next to the browsers with the same entries to
+know what the pages must show.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.rules.pizza_theory import apply, legal_spaces, new_state, resolution_view
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Ben", "Cy"]
+COLOURS = ["red", "white", "green"]
+
+
+def value(space) -> str:
+    return ",".join(str(v) for v in space)
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def sheet_without_status(page) -> str:
+    """The seat's own sheet with the parts that may change when another seat chooses blanked out."""
+    html = page.locator("#sheet").evaluate("el => el.outerHTML")
+    html = re.sub(r'(data-testid="(?:status-\w+|instruction)">)[^<]*', r"\1", html)
+    return re.sub(r'\s(class="pt-space[^"]*")', "", html)
+
+
+def changes_shown(page, where="#sheet") -> list:
+    items = page.locator(f'{where} [data-testid="change"]')
+    return [(items.nth(i).get_attribute("data-space"), items.nth(i).get_attribute("data-from"),
+             items.nth(i).get_attribute("data-to") or None) for i in range(items.count())]
+
+
+def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
+    first, second = servers
+    host = phone()
+    host.goto(first + "/")
+    host.check('input[name="game"][value="pizza_theory"]')
+    for i, name in enumerate(NAMES):
+        host.fill(f'input[name="player{i}"]', name)
+    host.click("text=Start the table")
+    join_url = host.locator(".join-url").get_attribute("href")
+    code = join_url.rstrip("/").split("/")[-1]
+
+    phones = []
+    for seat, name in enumerate(NAMES):
+        p = phone()
+        p.goto(join_url if seat != 1 else join_url.replace(first, second))  # Ben on the other process
+        p.click(f"text=I am {name}")
+        expect(p.locator('[data-testid="my-colour"]')).to_contain_text(COLOURS[seat])
+        phones.append(p)
+    view = phone(viewport={"width": 1024, "height": 900}, is_mobile=False)
+    view.goto(f"{second}/t/{code}/view")
+
+    for p in phones:
+        assert no_horizontal_scroll(p)
+    # the spaces are tap targets of about 44 px or more on a 360 px phone
+    box = phones[0].locator('[data-testid="space-0,0,0"]').bounding_box()
+    assert box["width"] >= 40 and box["height"] >= 40
+
+    state = new_state(3, {})
+    rng = random.Random(2024)
+
+    # PT-5: a space touching Ann's own start topping is refused in place, and nothing is saved
+    phones[0].locator('[data-testid="space-0,3,-3"]').click()
+    expect(phones[0].locator('[data-testid="error"]')).to_contain_text("touches one of your own")
+    expect(phones[0].locator('[data-topping^="0,3,-3:"]')).to_have_count(0)
+
+    for rnd in range(1, 4):
+        # ---- adding toppings by tapping, in turn order (PT-6)
+        while state.phase == "add":
+            seat = state.order[state.turn]
+            space = rng.choice(legal_spaces(state, seat))
+            p = phones[seat]
+            expect(p.locator('[data-testid="instruction"]')).to_contain_text("Your turn", timeout=4000)
+            p.locator(f'[data-testid="space-{value(space)}"]').click()
+            state = apply(state, seat, {"kind": "place", "space": list(space)})
+            # everyone sees it live, the table view too
+            for other in phones + [view]:
+                expect(other.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(
+                    timeout=4000)
+        assert state.phase == "cut"
+        for p in phones:
+            expect(p.locator('[data-testid="line-1"]')).to_be_visible(timeout=4000)
+
+        # ---- secret cuts (PT-7, PT-8)
+        lines = [rng.randint(1, 6) for _ in range(3)]
+        for seat in range(3):
+            others = [s for s in range(3) if s != seat]
+            before = {s: sheet_without_status(phones[s]) for s in others}
+            phones[seat].locator(f'[data-testid="line-{lines[seat]}"]').click()
+            state = apply(state, seat, {"kind": "cut", "line": lines[seat]})
+            if seat == 2:
+                break  # the last choice reveals
+            expect(phones[seat].locator("#sheet legend")).to_contain_text(f"Your cut: line {lines[seat]}")
+            for s in others:
+                p = phones[s]
+                expect(p.locator(f'[data-testid="status-{COLOURS[seat]}"]')).to_have_text("chosen", timeout=4000)
+                # nothing of the chosen line reached the other phone: its sheet changed only in the
+                # "chosen" status and the waiting line
+                assert sheet_without_status(p) == before[s]
+                assert 'aria-pressed="true"' not in p.content() or s < seat  # only its own choice is marked
+                last = p.request.get(p.url.split("/t/")[0] + f"/api/tables/{code}/entries").json()["entries"][-1]
+                assert last["kind"] == "cut" and last["seat"] == seat and last.get("hidden") and "line" not in last
+            expect(view.locator(f'[data-testid="view-status-{COLOURS[seat]}"]')).to_have_text("chosen",
+                                                                                                timeout=4000)
+
+        # ---- the reveal: the changes shown are the engine's resolution (PT-9 .. PT-12)
+        assert state.round == rnd + 1 or state.phase == "over"
+        expected = [(value(c["space"]), c["from"], c["to"]) for c in resolution_view(state.last)["changes"]]
+        for p in phones:
+            expect(p.locator('[data-testid="reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+            assert changes_shown(p) == expected
+            for colour, line in zip(COLOURS, lines):
+                expect(p.locator(f'#sheet [data-testid="cut-{colour}"]').first).to_contain_text(f"line {line}")
+            for colour in range(3):
+                expect(p.locator(f'[data-testid="count-{COLOURS[colour]}"]')).to_have_text(
+                    str(state.masks[colour].bit_count()))
+        expect(view.locator('[data-testid="table-reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+        assert changes_shown(view, "#board") == expected
+        expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
+        if expected:  # ticking a change off survives the live refresh after the next topping
+            phones[0].locator('#sheet [data-testid="change"] input').first.check()
+        if state.phase == "over":
+            break
+        # PT-13: the board turned: a new 1st player
+        expect(phones[state.order[0]].locator(".pt-round")).to_contain_text("you are 1st")
+        if expected:
+            nxt = state.order[0]
+            sp = rng.choice(legal_spaces(state, nxt))
+            phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
+            state = apply(state, nxt, {"kind": "place", "space": list(sp)})
+            expect(phones[0].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
+
+    for p in phones:
+        assert no_horizontal_scroll(p)
