@@ -173,3 +173,31 @@ def test_unknown_pages_say_what_is_wrong(client):
     table = new_table(client)
     assert client.get(f"/t/{table['code']}/s/7").status_code == 404
     assert client.get(f"/t/{table['code']}/games/5/export.json").status_code == 404
+
+
+def test_roll_by_roll_sheet_records_rolls_and_held_dice(client):  # DZ roll-by-roll option
+    table = new_table(client, options={"roll_by_roll": True})
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    url = f"/t/{code}/s/0/entries"
+
+    def roll(dice, held=()):
+        form = {f"d{i}": v for i, v in enumerate(dice)}
+        form.update({f"hold{i}": "1" for i in held}, action="roll", csrf_token=csrf)
+        return client.post(url, data=form, headers=HTMX)
+
+    assert roll([6, 6, 2, 3, 1]).status_code == 200
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert "Roll 1 of 3" in page
+    assert 'value="6" checked' in page  # the last roll is pre-selected for the next one
+    # a held die must keep its value
+    resp = roll([5, 6, 2, 3, 1], held=(0, 1))
+    assert resp.status_code == 422 and "held" in resp.get_data(as_text=True)
+    assert roll([6, 6, 6, 4, 2], held=(0, 1)).status_code == 200
+    assert roll([6, 6, 6, 6, 5], held=(0, 1, 2)).status_code == 200
+    resp = roll([6, 6, 6, 6, 6], held=(0, 1, 2, 3))
+    assert resp.status_code == 422 and "3 times" in resp.get_data(as_text=True)
+    # scoring takes the last roll
+    resp = client.post(url, data={"category": "sixes", "csrf_token": csrf}, headers=HTMX)
+    assert resp.status_code == 200 and 'data-testid="box-sixes">24<' in resp.get_data(as_text=True)
+    assert [e["kind"] for e in log(client, code)] == ["roll", "roll", "roll", "score"]

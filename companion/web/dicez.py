@@ -66,7 +66,7 @@ def sheet_context(rep, seat, form) -> dict:
     except RuleError as exc:
         error = exc.reason
     if dice is None and options.get("roll_by_roll") and me.get("rolls"):
-        dice = list(me["rolls"][-1]["dice"])
+        dice = list(me["rolls"][-1])
     preview = engine.preview(rep.state, seat, dice) if dice and not rep.finished and me["filled"] < 13 else {}
     return {
         "me": me,
