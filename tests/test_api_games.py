@@ -173,3 +173,22 @@ def test_pending_cuts_stay_secret_in_the_api(client):  # PT-6: cuts are secret u
     post_entry(client, table, 2, kind="cut", line=6)
     revealed = client.get(f"/api/tables/{code}/entries").get_json()["entries"]
     assert [e.get("line") for e in revealed if e["kind"] == "cut"] == [4, 2, 6]
+
+
+def test_a_table_can_carry_its_own_dice_and_slice_edition(client):  # DS-2: editions are data
+    import json
+    from pathlib import Path
+
+    edition = json.loads((Path(__file__).resolve().parents[1] / "seeds/editions/default.json").read_text())
+    edition["label"] = "Our copy"
+    edition["slice_points"] = [n * 2 for n in range(1, 16)]
+    table = new_table(client, ["Ann"], game="dice_and_slice", options={"edition": edition, "side": "B"})
+    view = table_state(client, table["code"])["view"]
+    assert view["edition"]["label"] == "Our copy" and view["side"] == "B"
+    assert view["slice_points"]["15"] == 30
+    # a broken edition is refused when the table is created, with the problem named
+    edition["dice"]["A"][2] = [[3, 1]]
+    resp = client.post("/api/tables", json={"game": "dice_and_slice", "players": ["Ann"],
+                                            "options": {"edition": edition}})
+    assert resp.status_code in (400, 422)
+    assert "die A" in resp.get_json()["error"] and "(3,1)" in resp.get_json()["error"].replace(" ", "")
