@@ -497,6 +497,10 @@ def replay(code):
         first = (rep.state.first_seat + last.round - 1) % 2
         ci = next(cj for who, _c, cj, _f, _l in last.cutters if who == first)
     item = _reveal(res, last, names, ci, False)
+    corner_seats = [(LABELS[c], "", None) for c in range(3)]
+    for who, col, cj, _fam, _line in last.cutters:
+        corner_seats[cj] = (LABELS[cj], "neutral" if who < 0 else names[who], COLOURS[col])
+    item["after_board"] = draw_board(_occupants_of(last.outcome.masks), ci, corner_seats=corner_seats, you=False)
     item["final"] = r == len(rounds) and rep.finished
     return render_template("pizza_theory/replay.html", table=table, rep=rep, ui=UI, game_no=game_no,
                            rounds=len(rounds), r=r, item=item, names=names, letters=LETTERS,

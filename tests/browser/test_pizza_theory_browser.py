@@ -133,7 +133,7 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
         if state.phase == "over":
             break
         # PT-13: the board turned: a new 1st player
-        expect(phones[state.order[0]].locator(".pt-round")).to_contain_text("you are 1st")
+        expect(phones[state.order[0]].locator(".pt-round")).to_contain_text("you play 1st")
         if expected:
             nxt = state.order[0]
             sp = rng.choice(legal_spaces(state, nxt))
