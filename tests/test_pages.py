@@ -201,3 +201,16 @@ def test_roll_by_roll_sheet_records_rolls_and_held_dice(client):  # DZ roll-by-r
     resp = client.post(url, data={"category": "sixes", "csrf_token": csrf}, headers=HTMX)
     assert resp.status_code == 200 and 'data-testid="box-sixes">24<' in resp.get_data(as_text=True)
     assert [e["kind"] for e in log(client, code)] == ["roll", "roll", "roll", "score"]
+
+
+def test_a_double_tap_scores_once(client):
+    table = new_table(client)
+    csrf = join_seat(client, table["code"], 0)
+    page = client.get(f"/t/{table['code']}/s/0").get_data(as_text=True)
+    key = page.split('name="key" value="')[1].split('"')[0]
+    form = {**score_form(csrf, [2, 2, 2, 2, 5], "twos"), "key": key}
+    first = client.post(f"/t/{table['code']}/s/0/entries", data=form, headers=HTMX)
+    again = client.post(f"/t/{table['code']}/s/0/entries", data=form, headers=HTMX)
+    assert first.status_code == again.status_code == 200
+    assert 'data-testid="box-twos">8<' in again.get_data(as_text=True)
+    assert len(log(client, table["code"])) == 1

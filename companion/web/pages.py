@@ -5,6 +5,7 @@ import csv
 import importlib
 import io
 import json
+import secrets
 
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template,
                    request, url_for)
@@ -242,6 +243,8 @@ def _common(table, rep, seat):
         "finished": rep.finished,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
         "poll_url": poll_url(table, rep),
+        # a fresh idempotency key per rendered form: a double tap or a resent request applies once
+        "form_key": secrets.token_urlsafe(12),
     }
 
 
