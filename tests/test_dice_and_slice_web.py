@@ -210,7 +210,7 @@ def test_end_of_game_summary_winners_and_rematch(client):
         cell = re.search(rf'data-testid="final-{i}">(.*?)</td>', html).group(1)
         assert cell.endswith(str(p["total"]))
     for s in view["players"][0]["score"]["slices"]:
-        assert f"{s['count']} × {s['points_each']} = <b>{s['points']}</b>" in html
+        assert f"{s['count']}×</span> <b>{s['points']}</b>" in html
     view_html = client.get(f"/t/{code}/view").get_data(as_text=True)
     assert 'data-testid="winners"' in view_html
     # the host (here: the API-created table has no host cookie) sees no rematch button; the host does
