@@ -8,7 +8,8 @@
     if (document.visibilityState !== "visible" || lock) return;
     try {
       lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => { lock = null; });
+      document.body.dataset.wakeLockHeld = "yes";
+      lock.addEventListener("release", () => { lock = null; document.body.dataset.wakeLockHeld = "no"; });
     } catch (e) { lock = null; /* refused (battery saver, no user gesture yet): try again on the next tap */ }
   }
   document.addEventListener("visibilitychange", keepAwake);
