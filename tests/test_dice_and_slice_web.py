@@ -172,9 +172,10 @@ def test_topping_bonus_strip_shows_who_scored(client):
     assert html.count('data-status="open"') == 4
 
 
-def play_to_end(client, table, players):
+def play_to_end(client, table, players, send=None):
     """Drive a game to its end through the JSON API: each seat takes the placement with most new dots."""
     code = table["code"]
+    post_entry = send or globals()["post_entry"]
     for _ in range(400):
         state = client.get(f"/api/tables/{code}").get_json()
         view = state["view"]
@@ -301,3 +302,23 @@ def test_saved_edition_can_be_chosen_for_a_new_table(client, store):
     resp = client.post("/dice-and-slice/editions", data=data)
     assert resp.status_code == 303 and store.ds_edition("My box")["label"] == "Changed"
     assert client.get(f"/api/tables/{code}").get_json()["view"]["edition"]["label"] == "My own box"
+
+
+def test_host_starts_a_rematch_from_the_final_summary(client):
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "pass_and_play": "1",
+                                        "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    host_token = client.get_cookie(f"host_{code}").value
+
+    def send(_client, _table, seat, **entry):
+        return client.post(f"/api/tables/{code}/entries", json={**entry, "seat": seat},
+                           headers={"Authorization": f"Bearer {host_token}"})
+
+    play_to_end(client, {"code": code}, 2, send=send)
+    html = client.get(f"/t/{code}/s/1").get_data(as_text=True)
+    assert 'data-testid="rematch"' in html  # DS-14: the game is over; the host may start the next one
+    resp = client.post(f"/t/{code}/rematch", data={"csrf_token": csrf, "next": f"/t/{code}/s/1"})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/t/{code}/s/1")
+    html = client.get(f"/t/{code}/s/1").get_data(as_text=True)
+    assert "Turn 1" in html and 'data-testid="game-over"' not in html
