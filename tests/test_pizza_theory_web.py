@@ -117,6 +117,7 @@ def _strip(html, code):
     html = html.replace(code, "CODE")
     html = re.sub(r'name="csrf_token" value="[^"]+"', "", html)
     html = re.sub(r'"X-CSRF-Token": "[^"]+"', "", html)
+    html = re.sub(r'name="key" value="[^"]+"', "", html)  # a fresh idempotency key per render
     return re.sub(r'v=\d+', "v=N", html)
 
 

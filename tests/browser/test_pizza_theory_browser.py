@@ -31,6 +31,7 @@ def sheet_without_status(page) -> str:
     """The seat's own sheet with the parts that may change when another seat chooses blanked out."""
     html = page.locator("#sheet").evaluate("el => el.outerHTML")
     html = re.sub(r'(data-testid="(?:status-\w+|instruction)">)[^<]*', r"\1", html)
+    html = re.sub(r'name="key" value="[^"]+"', "", html)  # a fresh idempotency key per render
     return re.sub(r'\s(class="pt-space[^"]*")', "", html)
 
 
