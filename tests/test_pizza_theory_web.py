@@ -362,3 +362,35 @@ def test_replay_of_an_unknown_game_or_table_is_404(client):
     assert "No round has been resolved" in client.get(f"/t/{table['code']}/pizza/replay").get_data(as_text=True)
     dz = new_table(client)
     assert client.get(f"/t/{dz['code']}/pizza/replay").status_code == 404
+
+
+def test_each_phone_draws_its_own_lines_1_to_6_left_to_right_at_the_bottom(client, app):
+    # PT-4 / PT-13: every phone puts its own corner at the bottom, so its lines 1..6 read left to right
+    # as on the real board in front of that player; after the board turns the drawing turns too.
+    table, mirror = _table_at_cut(client)
+    code = table["code"]
+    phones = [app.test_client() for _ in range(3)]
+    for seat, phone in enumerate(phones):
+        join_seat(phone, code, seat)
+    for rnd in (1, 2):
+        for seat, phone in enumerate(phones):
+            html = phone.get(f"/t/{code}/s/{seat}").get_data(as_text=True)
+            nums = re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" class="pt-num[^"]* mine[^"]*"[^>]*>(\d)</text>', html)
+            assert sorted(int(n) for _, _, n in nums) == [1, 2, 3, 4, 5, 6]
+            xs = [float(x) for x, _, n in sorted(nums, key=lambda t: int(t[2]))]
+            assert xs == sorted(xs) and all(float(y) > 0 for _, y, _ in nums)
+            me = mirror.state.order.index(seat) + 1
+            assert f"you play <b>{['1st', '2nd', '3rd'][me - 1]}</b>" in html
+        if rnd == 1:
+            cut_all(client, table, mirror, [1, 1, 5])
+            place_all(client, table, mirror, random.Random(9))
+
+
+def test_a_double_tap_places_one_topping(client):
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    form = {"kind": "place", "space": "0,0,0", "csrf_token": csrf, "key": "tap-1"}
+    assert client.post(f"/t/{code}/s/0/entries", data=form).status_code == 303
+    assert client.post(f"/t/{code}/s/0/entries", data=form).status_code == 303
+    assert len(log(client, code)) == 1
