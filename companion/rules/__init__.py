@@ -18,18 +18,7 @@ def get_game(game_id: str) -> Game:
         raise RuleError(f"Unknown game {game_id!r}; choose one of: {', '.join(sorted(GAMES))}.") from None
 
 
-def _load() -> None:
-    # Each engine module registers itself on import; a missing one is simply not offered.
-    import importlib
-
-    for name in ("dicez", "dice_and_slice", "pizza_theory"):
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-
-
-_load()
+# Each engine registers itself on import.
+from . import dice_and_slice, dicez, pizza_theory  # noqa: E402,F401
 
 __all__ = ["Game", "MalformedEntry", "RuleError", "GAMES", "register", "get_game"]

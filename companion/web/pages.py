@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import json
 import secrets
@@ -20,13 +19,8 @@ from .ui import UIS, ui_for
 
 pages = Blueprint("pages", __name__)
 
-for _name in ("dicez", "dice_and_slice", "pizza_theory"):
-    # a game's phone pages register themselves; a game without them is not offered
-    try:
-        importlib.import_module(f"{__package__}.{_name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.{_name}":
-            raise
+# Each game's phone pages register their GameUI on import.
+from . import dice_and_slice, dicez, pizza_theory  # noqa: E402,F401
 
 
 # ---- starting a table -------------------------------------------------------
@@ -182,26 +176,21 @@ def preview(code, seat):
 
 @pages.post("/t/<code>/s/<int:seat>/entries")
 def add_entry(code, seat):
-    table = get_table(code)
-    _check_player(table, seat)
-    rep = load_replay(store(), table)
-    ui = ui_for(rep.game.id)
-    try:
-        entry = ui.entry_from_form(request.form, rep, seat)
-        _, rep, _ = record(store(), table, seat, entry, request.form.get("key"), replay=rep)
-    except (RuleError, TableError) as exc:
-        return _refused(table, seat, exc)
-    if request.htmx:
-        return _render_sheet(table, rep, seat, {})
-    return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+    return _record_from_form(code, seat, lambda rep: ui_for(rep.game.id).entry_from_form(request.form, rep, seat))
 
 
 @pages.post("/t/<code>/s/<int:seat>/undo")
 def undo(code, seat):
+    return _record_from_form(code, seat, lambda rep: {"kind": "undo"})
+
+
+def _record_from_form(code, seat, make_entry):
+    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST)."""
     table = get_table(code)
     _check_player(table, seat)
+    rep = load_replay(store(), table)
     try:
-        _, rep, _ = record(store(), table, seat, {"kind": "undo"}, request.form.get("key"))
+        _, rep, _ = record(store(), table, seat, make_entry(rep), request.form.get("key"), replay=rep)
     except (RuleError, TableError) as exc:
         return _refused(table, seat, exc)
     if request.htmx:
