@@ -77,6 +77,15 @@ entries_t = Table(
 )
 
 
+# Dice and Slice editions saved by name (see Store.ds_editions).
+ds_editions_t = Table(
+    "ds_editions", metadata,
+    Column("name", String(60), primary_key=True),
+    Column("data", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+
 @dataclass(frozen=True)
 class Entry:
     seq: int
@@ -318,6 +327,41 @@ class Store:
         return Entry(expected_seq, seat, kind, payload, key, stamp)
 
 
+    # ---- Dice and Slice named editions ---------------------------------------------
+    # An edition JSON object (validated by the engine before it is saved) under a name the host
+    # chose. A table copies the edition into its options when created, so editing an edition
+    # never changes a game already started.
+    def ds_editions(self) -> list[dict]:
+        """Every named edition: [{"name", "label", "updated_at"}], by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(ds_editions_t).order_by(ds_editions_t.c.name)).mappings().all()
+        return [{"name": r["name"], "label": r["data"].get("label", ""), "updated_at": r["updated_at"]} for r in rows]
+
+
+    def ds_edition(self, name: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(ds_editions_t.c.data).where(ds_editions_t.c.name == name)).first()
+        return row[0] if row else None
+
+
+    def ds_save_edition(self, name: str, data: dict) -> None:
+        """Insert or replace the edition called `name` (two hosts saving at once: the last one wins)."""
+        for _ in range(3):
+            try:
+                with self.engine.begin() as conn:
+                    done = conn.execute(update(ds_editions_t).where(ds_editions_t.c.name == name)
+                                        .values(data=data, updated_at=now())).rowcount
+                    if not done:
+                        conn.execute(insert(ds_editions_t).values(name=name, data=data, updated_at=now()))
+                return
+            except IntegrityError:
+                continue  # inserted by someone else meanwhile: update it instead
+
+    def ds_delete_edition(self, name: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(ds_editions_t.delete().where(ds_editions_t.c.name == name))
+
+
 def _entry(r) -> Entry:
     return Entry(r["seq"], r["seat"], r["kind"], json.loads(r["payload"]), r["key"], r["created_at"])
 
@@ -325,51 +369,3 @@ def _entry(r) -> Entry:
 def _game_info(r) -> GameInfo:
     return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], r["started_at"],
                     r["finished_at"], r["result"])
-
-
-# =====================================================================================
-# Dice and Slice: named editions (owned by the Dice and Slice UI, issue #4).
-# A named edition is an edition JSON object (validated by the engine's load_edition
-# before it is saved) under a name the host chose; a table copies the edition into its
-# options when it is created, so editing an edition never changes a game in progress.
-# =====================================================================================
-
-ds_editions_t = Table(
-    "ds_editions", metadata,
-    Column("name", String(60), primary_key=True),
-    Column("data", JSON, nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-
-def _ds_editions(self) -> list[dict]:
-    """Every named edition: [{"name", "label", "updated_at"}], by name."""
-    with self.engine.connect() as conn:
-        rows = conn.execute(select(ds_editions_t).order_by(ds_editions_t.c.name)).mappings().all()
-    return [{"name": r["name"], "label": r["data"].get("label", ""), "updated_at": r["updated_at"]} for r in rows]
-
-
-def _ds_edition(self, name: str) -> dict | None:
-    with self.engine.connect() as conn:
-        row = conn.execute(select(ds_editions_t.c.data).where(ds_editions_t.c.name == name)).first()
-    return row[0] if row else None
-
-
-def _ds_save_edition(self, name: str, data: dict) -> None:
-    """Insert or replace the edition called `name`."""
-    with self.engine.begin() as conn:
-        done = conn.execute(update(ds_editions_t).where(ds_editions_t.c.name == name)
-                            .values(data=data, updated_at=now())).rowcount
-        if not done:
-            conn.execute(insert(ds_editions_t).values(name=name, data=data, updated_at=now()))
-
-
-def _ds_delete_edition(self, name: str) -> None:
-    with self.engine.begin() as conn:
-        conn.execute(ds_editions_t.delete().where(ds_editions_t.c.name == name))
-
-
-Store.ds_editions = _ds_editions
-Store.ds_edition = _ds_edition
-Store.ds_save_edition = _ds_save_edition
-Store.ds_delete_edition = _ds_delete_edition
