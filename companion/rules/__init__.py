@@ -18,7 +18,9 @@ def get_game(game_id: str) -> Game:
         raise RuleError(f"Unknown game {game_id!r}; choose one of: {', '.join(sorted(GAMES))}.") from None
 
 
-# Each engine registers itself on import.
-from . import dice_and_slice, dicez, pizza_theory  # noqa: E402,F401
+# Each engine registers itself on import; this order is the order the start page offers them.
+from . import dicez  # noqa: E402,F401,I001
+from . import dice_and_slice  # noqa: E402,F401
+from . import pizza_theory  # noqa: E402,F401
 
 __all__ = ["Game", "MalformedEntry", "RuleError", "GAMES", "register", "get_game"]

@@ -471,4 +471,5 @@ register_ui(GameUI(
     options_template="dice_and_slice/options.html",
     assets=("dice_and_slice.css", "dice_and_slice.js"),
     blueprint=bp,
+    host_links=(("Editions: match the dice and sheets to your copy", "dice_and_slice.editions"),),
 ))

@@ -69,7 +69,7 @@ def host(code):
         abort(403, "Only the phone that started this table can open the host screen.")
     rep = load_replay(store(), table)
     return render_template("table/host.html", table=table, rep=rep, join_url=join_url(table.code),
-                           poll_url=poll_url(table, rep))
+                           poll_url=poll_url(table, rep), ui=ui_for(rep.game.id))
 
 
 @pages.post("/t/<code>/host/pass-and-play")

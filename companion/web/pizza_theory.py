@@ -517,4 +517,6 @@ UI = register_ui(GameUI(
     table_context=table_context,
     assets=("pizza_theory.css", "pizza_theory.js"),
     blueprint=bp,
+    host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),
+                ("Round-by-round replay", "pizza_theory.replay")),
 ))

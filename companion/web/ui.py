@@ -22,6 +22,9 @@ class GameUI:
     options_template: str | None = None  # extra fields on the create-table form
     assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
     blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any
+    # (label, endpoint) links on the host screen; the endpoint gets the table code (as a query
+    # argument if its route does not take one)
+    host_links: tuple[tuple[str, str], ...] = ()
     extra: dict = field(default_factory=dict)
 
 
