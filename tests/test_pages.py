@@ -214,3 +214,21 @@ def test_a_double_tap_scores_once(client):
     assert first.status_code == again.status_code == 200
     assert 'data-testid="box-twos">8<' in again.get_data(as_text=True)
     assert len(log(client, table["code"])) == 1
+
+
+def test_host_starts_the_rematch_from_a_finished_sheet(client, app):
+    from test_api import play_whole_game
+    table = new_table(client)
+    code = table["code"]
+    client.set_cookie(f"host_{code}", table["host_token"])
+    csrf = join_seat(client, code, 0)
+    play_whole_game(client, table)
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert 'data-testid="game-over"' in page and 'data-testid="rematch"' in page
+    player = app.test_client()
+    join_seat(player, code, 1)
+    assert 'data-testid="rematch"' not in player.get(f"/t/{code}/s/1").get_data(as_text=True)
+    resp = client.post(f"/t/{code}/rematch", data={"csrf_token": csrf, "next": f"/t/{code}/s/0"})
+    assert resp.status_code == 303
+    state = client.get(f"/api/tables/{code}").get_json()
+    assert state["game_no"] == 2 and state["finished"] is False

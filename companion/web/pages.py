@@ -116,7 +116,10 @@ def rematch(code):
     if not rep.finished:
         abort(409, "Finish this game before starting a rematch.")
     store().start_next_game(table.code, table.current_game)
-    return redirect(request.form.get("next") or url_for("pages.host", code=table.code), code=303)
+    back = request.form.get("next") or ""
+    if not back.startswith("/") or back.startswith("//"):  # only back into this app
+        back = url_for("pages.host", code=table.code)
+    return redirect(back, code=303)
 
 
 # ---- joining ---------------------------------------------------------------
@@ -232,6 +235,7 @@ def _common(table, rep, seat):
         "finished": rep.finished,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
         "poll_url": poll_url(table, rep),
+        "is_host": auth.is_host(table),
         # a fresh idempotency key per rendered form: a double tap or a resent request applies once
         "form_key": secrets.token_urlsafe(12),
     }

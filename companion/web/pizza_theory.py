@@ -373,16 +373,8 @@ def game_context(rep, seat, form) -> dict:
         "to_place_name": names[view["to_place"]] if view["to_place"] is not None else None,
         "roller_name": names[nv["roller"]] if nv else None, "pass_and_play": table.pass_and_play,
         "first_name": names[view["turn_order"][0]],
-        "is_host": _is_host(table),
         "pt_names": names,
     }
-
-
-def _is_host(table) -> bool:
-    try:
-        return auth.is_host(table)
-    except RuntimeError:
-        return False
 
 
 def _resolved_first_corner(rep, last) -> int:
