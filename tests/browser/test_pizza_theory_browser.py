@@ -32,6 +32,7 @@ def sheet_without_status(page) -> str:
     html = page.locator("#sheet").evaluate("el => el.outerHTML")
     html = re.sub(r'(data-testid="(?:status-\w+|instruction)">)[^<]*', r"\1", html)
     html = re.sub(r'name="key" value="[^"]+"', "", html)  # a fresh idempotency key per render
+    html = re.sub(r" htmx-(?:request|settling|swapping|added)", "", html)  # htmx's in-flight markers
     return re.sub(r'\s(class="pt-space[^"]*")', "", html)
 
 
