@@ -176,6 +176,10 @@ def _plan_undo(rep: Replay, table: TableInfo, seat: int):
     if not own:
         raise RuleError("There is nothing of yours to undo.")
     target = own[-1]
+    state_before = rep.before[rep.effective.index(target)]
+    refusal = rep.game.undo_refusal(seat, target.as_entry(), state_before, rep.state)
+    if refusal:
+        raise RuleError(refusal)
     remaining = [e for e in rep.effective if e.seq != target.seq]
     try:
         before, state = replay_entries(rep.game, len(table.seats), rep.info.options, remaining)

@@ -192,3 +192,26 @@ def test_a_table_can_carry_its_own_dice_and_slice_edition(client):  # DS-2: edit
                                             "options": {"edition": edition}})
     assert resp.status_code in (400, 422)
     assert "die A" in resp.get_json()["error"] and "(3,1)" in resp.get_json()["error"].replace(" ", "")
+
+
+def test_a_revealed_cut_cannot_be_taken_back(client):  # PT-7: a revealed cut is final
+    table = new_table(client, ["Ann", "Ben", "Cy"], game="pizza_theory")
+    code = table["code"]
+    rng = random.Random(5)
+    tokens = [s["token"] for s in table["seats"]]
+    while table_state(client, code)["view"]["phase"] == "add":
+        seat = table_state(client, code)["view"]["to_place"]
+        post_entry(client, table, seat, kind="place",
+                   space=rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"]))
+    post_entry(client, table, 0, kind="cut", line=3)
+    # before the reveal Ann may take her cut back and choose again
+    undo = client.post(f"/api/tables/{code}/undo", headers=bearer(tokens[0]))
+    assert undo.status_code == 201
+    post_entry(client, table, 0, kind="cut", line=5)
+    post_entry(client, table, 1, kind="cut", line=1)
+    post_entry(client, table, 2, kind="cut", line=6)  # the last cut reveals all three
+    version = table_state(client, code)["version"]
+    for seat in (2, 0):
+        resp = client.post(f"/api/tables/{code}/undo", headers=bearer(tokens[seat]))
+        assert resp.status_code == 422 and "revealed" in resp.get_json()["error"]
+    assert table_state(client, code)["version"] == version

@@ -30,6 +30,10 @@ def _no_seats(state) -> list[int]:
     return []
 
 
+def _any_undo(entry_seat, entry, state_before, state_now) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Game:
     """A game's declarative definition, looked up by `id` in the registry."""
@@ -54,4 +58,7 @@ class Game:
     waiting_for: Callable[[Any], list[int]] = _no_seats
     # is this logged entry still hidden from `viewer`? (secret choices until reveal)
     secret: Callable[[int, dict, Any, Any, int | None], bool] = _never_secret
+    # why this logged entry may no longer be undone (None: it may), beyond "later entries depend
+    # on it", which the platform checks by replaying without it
+    undo_refusal: Callable[[int, dict, Any, Any], str | None] = _any_undo
     extra: dict = field(default_factory=dict)

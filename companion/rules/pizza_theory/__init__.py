@@ -9,7 +9,7 @@ from .. import register
 from ..base import Game
 from .board import Board, BoardError, load_board, validate  # noqa: F401
 from .engine import (BOARD, State, apply, finished, legal_spaces, neutral_spaces, new_state,  # noqa: F401
-                     normalize_options, outcomes, secret, totals, waiting_for, winners)
+                     normalize_options, outcomes, secret, totals, undo_refusal, waiting_for, winners)
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks  # noqa: F401
 from .view import resolution_view, view  # noqa: F401
 
@@ -28,6 +28,7 @@ GAME = register(Game(
     entry_kinds=("place", "cut", "neutral"),
     waiting_for=waiting_for,
     secret=secret,
+    undo_refusal=undo_refusal,
     extra={"legal_spaces": legal_spaces, "neutral_spaces": neutral_spaces, "outcomes": outcomes,
            "host_kinds": ("cut",)},
 ))

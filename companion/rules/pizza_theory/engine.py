@@ -361,6 +361,14 @@ def waiting_for(state: State) -> list[int]:
     return []
 
 
+def undo_refusal(entry_seat, entry, state_before, state_now) -> str | None:
+    """A cut cannot be taken back once the cuts are revealed: everybody has seen them."""
+    if isinstance(entry, dict) and entry.get("kind") == "cut" and not (
+            state_now.phase == CUT and state_now.round == state_before.round):
+        return "The cuts have been revealed; a cut can no longer be taken back."
+    return None
+
+
 def secret(entry_seat, entry, state_before, state_now, viewer) -> bool:
     """PT-8: a cut stays hidden from everyone but its author until the round's cuts are revealed."""
     if not isinstance(entry, dict) or entry.get("kind") != "cut" or viewer == entry_seat:
