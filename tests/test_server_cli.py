@@ -16,4 +16,4 @@ def test_terminal_qr_code_is_drawn_in_block_characters():
     art = terminal_qr("http://192.168.1.20:8000/")
     lines = art.strip("\n").splitlines()
     assert len(lines) > 10 and len({len(line) for line in lines}) == 1  # a square of equal rows
-    assert set("".join(lines)) <= set("█▀▄ ")
+    assert set("".join(lines)) <= set("█▀▄ \xa0")
