@@ -5,6 +5,7 @@ import pytest
 
 from companion.rules import RuleError
 from companion.rules.dice_and_slice import default_edition, load_edition
+from companion.rules.dice_and_slice import geometry as g
 from companion.rules.dice_and_slice.edition import DEFAULT_PATH, default_edition_data
 
 
@@ -88,3 +89,40 @@ def test_every_numbered_rule_is_cited_by_a_test():
         text = f.read_text()
         cited |= {f"DS-{n}" for n in re.findall(r"(?:DS-|ds)(\d+)", text)}
     assert rules <= cited, f"rules without a test: {sorted(rules - cited)}"
+
+
+def _outline(cx0, cy0, w, h):
+    """Every dot on the outline of the w × h rectangle of squares whose top-left square is (cx0, cy0)."""
+    return [(x, y) for x in range(cx0, cx0 + w + 1) for y in range(cy0, cy0 + h + 1)
+            if x in (cx0, cx0 + w) or y in (cy0, cy0 + h)]
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_ds12_every_default_topping_bonus_can_be_made_on_each_side(side):
+    """DS-12 needs a scorable slice (DS-10: a rectangle of at most 15 squares, never a 1 × k strip
+    with k ≥ 2) holding exactly a bonus's toppings. The default edition must offer one for every
+    bonus on both sheet sides (the "pepper, pepper" bonus once could not be made anywhere)."""
+    ed = default_edition()
+    tops = ed.toppings(side)
+    for b in ed.bonuses:
+        found = None
+        for w in range(1, g.SQ_W + 1):
+            for h in range(1, g.SQ_H + 1):
+                if w * h > g.MAX_SLICE or (min(w, h) == 1 and w * h > 1):
+                    continue
+                for cx0 in range(g.SQ_W - w + 1):
+                    for cy0 in range(g.SQ_H - h + 1):
+                        squares = {(cy0 + j) * g.SQ_W + cx0 + i for i in range(w) for j in range(h)}
+                        if tuple(sorted(tops[s] for s in squares if s in tops)) == b.toppings:
+                            found = (cx0, cy0, w, h, frozenset(squares))
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        assert found, f"side {side}: no slice can hold exactly {b.toppings}"
+        cx0, cy0, w, h, squares = found
+        # and the engine agrees: drawing just that outline makes it a scorable slice
+        assert squares in g.analyse(g.mask_of(_outline(cx0, cy0, w, h))).scorable
