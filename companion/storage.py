@@ -72,7 +72,8 @@ entries_t = Table(
     Column("key", String(100), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     PrimaryKeyConstraint("table_code", "game_no", "seq"),
-    UniqueConstraint("table_code", "game_no", "key", name="uq_entry_key"),
+    # an idempotency key belongs to the seat that sent it: two phones may pick the same key
+    UniqueConstraint("table_code", "game_no", "seat", "key", name="uq_entry_seat_key"),
     ForeignKeyConstraint(["table_code", "game_no"], ["games.table_code", "games.game_no"]),
 )
 
@@ -223,6 +224,12 @@ class Store:
             ).values(claimed=True))
             return res.rowcount == 1
 
+    def release_seat(self, code: str, seat: int) -> None:
+        """Free a seat a phone left, under a new token so the phone that left it cannot write for it."""
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t).where(
+                seats_t.c.table_code == code, seats_t.c.seat == seat).values(token=new_token(), claimed=False))
+
     def reissue_seat_token(self, code: str, seat: int) -> str:
         """Give a seat a new token: the phone that held the old one loses the seat."""
         token = new_token()
@@ -301,11 +308,11 @@ class Store:
             ).order_by(entries_t.c.seq)).mappings().all()
         return [_entry(r) for r in rows]
 
-    def entry_by_key(self, code: str, game_no: int, key: str) -> Entry | None:
+    def entry_by_key(self, code: str, game_no: int, seat: int | None, key: str) -> Entry | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(entries_t).where(
                 entries_t.c.table_code == code, entries_t.c.game_no == game_no,
-                entries_t.c.key == key)).mappings().first()
+                entries_t.c.seat == seat, entries_t.c.key == key)).mappings().first()
         return _entry(row) if row else None
 
     def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,

@@ -110,9 +110,18 @@ def load_replay(store: Store, table: TableInfo, game_no: int | None = None) -> R
 def check_key(key) -> str | None:
     if key is None or key == "":
         return None
-    if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH:
-        raise TableError(400, f"The idempotency key must be a string of at most {MAX_KEY_LENGTH} characters.")
+    if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise TableError(400, f"The idempotency key must be printable text of at most {MAX_KEY_LENGTH} characters.")
     return key
+
+
+def _same_request(first: Entry, entry: dict) -> bool:
+    """Is `entry` the request that logged `first`, sent again?"""
+    if first.kind != entry["kind"]:
+        return False
+    if first.kind == UNDO:
+        return True
+    return first.payload == {k: v for k, v in entry.items() if k not in ("kind", "key")}
 
 
 def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
@@ -130,8 +139,10 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
     game_no = table.current_game
     for _attempt in range(50):
         if key:
-            first = store.entry_by_key(table.code, game_no, key)
+            first = store.entry_by_key(table.code, game_no, seat, key)
             if first is not None:
+                if not _same_request(first, entry):
+                    raise TableError(409, "That idempotency key was already used for a different entry.")
                 return first, load_replay(store, table, game_no), False
         rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
@@ -140,7 +151,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             # Refused against the log as read; if the log moved on meanwhile (or this very
             # entry landed from a retried request), judge it again against the newer log.
             if store.version(table.code, game_no) != rep.version or (
-                    key and store.entry_by_key(table.code, game_no, key)):
+                    key and store.entry_by_key(table.code, game_no, seat, key)):
                 continue
             raise
         try:
@@ -223,6 +234,8 @@ def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = 
     names = [" ".join(n.split()) for n in names]
     if any(not n for n in names):
         raise TableError(400, "Every player needs a name.")
+    if any(not n.isprintable() for n in names):
+        raise TableError(400, "A player name can only hold printable characters.")
     if any(len(n) > 40 for n in names):
         raise TableError(400, "A player name can be at most 40 characters long.")
     if not game.min_players <= len(names) <= game.max_players:

@@ -27,8 +27,15 @@ def _rule_error(exc: RuleError):
     return jsonify(error=exc.reason), 400 if isinstance(exc, MalformedEntry) else 422
 
 
-def _body() -> dict:
-    data = request.get_json(silent=True)
+def _body(optional: bool = False) -> dict:
+    if optional and not request.get_data():
+        return {}
+    if b"\\u0000" in request.get_data():
+        raise TableError(400, "Text in a request may not contain the NUL character.")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # absurdly deep nesting: nothing a client means
+        data = None
     if not isinstance(data, dict):
         raise TableError(400, "Send a JSON object with Content-Type: application/json.")
     return data
@@ -72,8 +79,10 @@ def create_table():
     game = body.get("game")
     if not isinstance(game, str):
         raise TableError(400, '"game" must name a game, e.g. "dicez".')
-    table = new_table(store(), game, body.get("players"), body.get("options"),
-                      bool(body.get("pass_and_play", False)))
+    pass_and_play = body.get("pass_and_play", False)
+    if not isinstance(pass_and_play, bool):
+        raise TableError(400, '"pass_and_play" must be true or false.')
+    table = new_table(store(), game, body.get("players"), body.get("options"), pass_and_play)
     return jsonify(
         code=table.code,
         join_url=join_url(table.code),
@@ -124,9 +133,7 @@ def add_entry(code):
 @api.post("/tables/<code>/undo")
 def undo(code):
     table = get_table(code)
-    body = request.get_json(silent=True) or {}
-    if not isinstance(body, dict):
-        raise TableError(400, "Send a JSON object (or nothing).")
+    body = _body(optional=True)
     seat = _writer(table, body)
     saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
     return _answer(jsonify(seq=saved.seq, undone=saved.payload["target"], version=saved.seq), created)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import abort, current_app, request, url_for
 
-from ..storage import Store, TableInfo
+from ..storage import CODE_ALPHABET, CODE_LENGTH, Store, TableInfo
 from ..tables import Replay
 
 
@@ -11,19 +11,30 @@ def store() -> Store:
     return current_app.extensions["store"]
 
 
+def valid_code(code: str) -> str | None:
+    """The table code in canonical form, or None if it cannot be one (checked before any query)."""
+    code = code.strip().upper() if isinstance(code, str) else ""
+    if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+        return code
+    return None
+
+
 def get_table(code: str) -> TableInfo:
-    table = store().table(code.upper()) if isinstance(code, str) and len(code) <= 12 else None
+    canonical = valid_code(code)
+    table = store().table(canonical) if canonical else None
     if table is None:
-        abort(404, f"There is no table {code}.")
+        abort(404, f"There is no table {code[:12]!s}." if code.isprintable() else "There is no such table.")
     return table
 
 
+def absolute_url(path: str) -> str:
+    """A full address for `path` that phones can open: PUBLIC_URL if set, else how this request came in."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
 def join_url(code: str) -> str:
-    base = current_app.config.get("PUBLIC_URL")
-    path = url_for("pages.join", code=code)
-    if base:
-        return base.rstrip("/") + path
-    return request.host_url.rstrip("/") + path
+    return absolute_url(url_for("pages.join", code=code))
 
 
 def players_summary(rep: Replay, table: TableInfo, view: dict) -> list[dict]:

@@ -49,9 +49,13 @@ def dice_rows(dice: tuple, holds: bool) -> Markup:
             f'<label class="pip"><input type="radio" name="d{i}" value="{v}"{" checked" if dice[i] == v else ""}'
             f' data-testid="die-{i}-{v}" aria-label="Die {i + 1}: {v}"><span>{DIE_FACES[v - 1]}<small>{v}</small></span></label>'
             for v in range(1, 7))
-        hold = (f'<label class="hold"><input type="checkbox" name="hold{i}" value="1"> hold</label>' if holds else "")
         rows.append(f'<div class="die-row" role="radiogroup" aria-label="Die {i + 1}">'
-                    f'<span class="die-label" aria-hidden="true">{i + 1}</span>{pips}{hold}</div>')
+                    f'<span class="die-label" aria-hidden="true">{i + 1}</span>{pips}</div>')
+    if holds:  # a row of its own: beside six dice there is no room for a checkbox on a phone
+        toggles = "".join(
+            f'<label class="hold"><input type="checkbox" name="hold{i}" value="1" data-testid="hold-{i}">'
+            f'<span>Hold {i + 1}</span></label>' for i in range(5))
+        rows.append(f'<div class="hold-row" role="group" aria-label="Dice kept from the last roll">{toggles}</div>')
     return Markup("\n".join(rows))
 
 

@@ -13,7 +13,7 @@ from htmx_flask import make_response as htmx_response
 from ..rules import GAMES, RuleError
 from ..tables import TableError, load_replay, new_table, record, visible_log
 from . import auth
-from .common import get_table, join_url, players_summary, store
+from .common import absolute_url, get_table, join_url, players_summary, store, valid_code
 from .qr import qr_svg
 from .ui import UIS, ui_for
 
@@ -86,7 +86,7 @@ def handover(code, seat):
     _require_host(table)
     _check_seat(table, seat)
     token = store().reissue_seat_token(table.code, seat)
-    link = request.host_url.rstrip("/") + url_for("pages.claim", code=table.code, seat=seat, token=token)
+    link = absolute_url(url_for("pages.claim", code=table.code, seat=seat, token=token))
     return render_template("table/handover.html", table=table, seat=table.seats[seat], link=link,
                            svg=qr_svg(link))
 
@@ -142,12 +142,15 @@ def take_seat(code):
     if not 0 <= seat < len(table.seats):
         return render_template("table/join.html", table=table, mine=auth.my_seat(table),
                                host=auth.is_host(table), error="Choose one of the seats."), 400
-    if auth.my_seat(table) == seat:
+    mine = auth.my_seat(table)
+    if mine == seat:
         return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
     if not store().claim_seat(table.code, seat):
         return render_template("table/join.html", table=table, mine=auth.my_seat(table), host=auth.is_host(table),
                                error=f"{table.seats[seat].name}'s seat is already taken. "
                                      "If that is you on a new phone, ask the host to hand the seat over."), 409
+    if mine is not None:  # tapped the wrong name before: that seat is free again
+        store().release_seat(table.code, mine)
     resp = redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
     auth.set_cookie(resp, auth.seat_cookie(table.code), table.seats[seat].token)
     return resp
@@ -173,6 +176,8 @@ def sheet_fragment(code, seat):
 def preview(code, seat):
     table = get_table(code)
     _check_player(table, seat)
+    if not request.htmx:  # the no-JavaScript "show what each box scores" button: a whole page
+        return _sheet_page(table, seat, request.form)
     rep = load_replay(store(), table)
     return _render_sheet(table, rep, seat, request.form)
 
@@ -268,7 +273,8 @@ def board_fragment(code):
 @pages.get("/t/<code>/poll")
 def poll(code):
     """204 with no body while nothing changed; otherwise a new poller and a change event."""
-    marker = store().poll_marker(code.upper())
+    canonical = valid_code(code)
+    marker = store().poll_marker(canonical) if canonical else None
     if marker is None:
         abort(404)
     game_no, version, taken = marker
@@ -276,7 +282,7 @@ def poll(code):
     seen = (seen_game, request.args.get("v", type=int), request.args.get("s", type=int))
     if marker == seen:
         return "", 204
-    new_url = url_for("pages.poll", code=code.upper(), g=game_no, v=version, s=taken)
+    new_url = url_for("pages.poll", code=canonical, g=game_no, v=version, s=taken)
     body = render_template("table/poller.html", poll_url=new_url)
     if seen_game is not None and game_no != seen_game:
         return htmx_response(body, refresh=True)  # a rematch began: load the new game's page
@@ -332,12 +338,17 @@ def export_csv(code, game_no):
     winners = set(rep.game.winners(rep.state))
     for p in players:
         sheet = p.get("sheet") or {}
-        w.writerow([p["seat"], p["name"], *[("" if sheet.get(k) is None else sheet.get(k)) for k in keys],
+        w.writerow([p["seat"], _csv_text(p["name"]), *[("" if sheet.get(k) is None else sheet.get(k)) for k in keys],
                     p["total"], "yes" if p["seat"] in winners else ""])
     resp = make_response(out.getvalue())
     resp.mimetype = "text/csv"
     resp.headers["Content-Disposition"] = f'attachment; filename="{table.code}-{game_no}.csv"'
     return resp
+
+
+def _csv_text(text: str) -> str:
+    """Keep a spreadsheet from reading a player's name as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def _game_replay(table, game_no):
