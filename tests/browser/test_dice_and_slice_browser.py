@@ -162,9 +162,10 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
             expect(cell).to_contain_text(str(total))
             assert cell.inner_text().strip().endswith(str(total))
         assert no_horizontal_scroll(p)
-    expect(tid(view, "winners")).to_contain_text(" / ".join([]) or "with", timeout=LIVE)
+    # DS-15: the table view names exactly the winners (ties share) with the winning total
+    winners = [["Ann", "Ben", "Cy"][w] for w in final["winners"]]
+    assert winners and final["winners"] == [i for i, t in enumerate(totals) if t == max(totals)]
+    expect(tid(view, "winners")).to_have_text(
+        ", ".join(f"★ {name}" for name in winners) + f" with {max(totals)}", timeout=LIVE)
     for i, total in enumerate(totals):
         expect(tid(view, f"view-total-{i}")).to_have_text(str(total))
-    winners = [["Ann", "Ben", "Cy"][w] for w in final["winners"]]
-    for name in winners:
-        expect(tid(view, "winners")).to_contain_text(name)

@@ -173,7 +173,7 @@ def test_ds16_seat_out_of_range_refused():
 @pytest.mark.parametrize(
     "dots, words",
     [
-        ([(0, 0), (1, 0), (2, 0), (2, 1)], "mirror"),  # mirror image of die B face 5
+        ([(0, 0), (1, 0), (2, 0), (2, 1)], "turned only in quarter turns (no mirror image)"),  # mirrored B5
         ([(0, 0), (1, 0), (2, 0)], "pattern"),
         ([(11, 0), (12, 0), (13, 0), (11, 1)], "off the sheet"),
         ([(0, 0), (0, 0), (1, 0), (2, 0)], "twice"),
@@ -380,6 +380,8 @@ def test_ds15_breakdown_counts_each_size():
 # --- view and purity -------------------------------------------------------------------------
 
 def test_view_shape_is_json_and_apply_never_mutates():
+    # DS-16: an entry never changes the game it is applied to (replays rebuild the same game);
+    # DS-10: the view reports the slice the placement closed as scorable
     st = play(table(2, [CORNER_MISSING]), *roll(1, 1, "A"))
     before = json.dumps(view(st, 0), sort_keys=True)
     after = apply(st, 0, {"kind": "place", "dots": [[2, 2]]})

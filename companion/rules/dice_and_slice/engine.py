@@ -151,7 +151,7 @@ def _after_marking(state: State, seat: int, before: int, s: Seat) -> Seat:
     counted, won = s.counted, list(s.bonuses)
     for sl in new_slices:
         here = sorted(sq for sq in sl if sq in tops)
-        for sq in here:  # DS-9: each unused topping of a newly made slice grants a bonus dot
+        for sq in here:  # DS-11: each unused topping of a newly made slice grants a bonus dot
             if sq not in s.crossed and sq not in pending:
                 pending.append(sq)
         if not here or any(sq in counted for sq in here):
@@ -276,8 +276,8 @@ def _place(state: State, seat: int, entry: dict) -> State:
     face = state.face_for(seat)
     if not g.matches_face(face, frozenset(dots)):
         raise RuleError(
-            f"Those dots are not die {die}'s pattern ({_describe_face(face)}, {len(face)} dot(s)) "
-            "turned by a quarter turn or more; mirror images and partial turns are not allowed."
+            f"Those dots are not die {die}'s pattern ({_describe_face(face)}, {len(face)} dot(s)), "
+            "turned only in quarter turns (no mirror image)."
         )
     m = g.mask_of(dots)
     if not m & ~s.dots:
