@@ -5,6 +5,7 @@ the JSON API both go through it.
 """
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -125,11 +126,12 @@ def _same_request(first: Entry, entry: dict) -> bool:
 
 
 def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
-           replay: Replay | None = None) -> tuple[Entry, Replay, bool]:
+           replay: Replay | None = None, by_host: bool = False) -> tuple[Entry, Replay, bool]:
     """Check `entry` for `seat` against the rules and append it to the current game's log.
 
     `replay`, if given, is the current game's replay the caller already loaded (saves a read;
-    a stale one only costs a retry). Returns (entry, replay after it, created). A repeated idempotency key returns the
+    a stale one only costs a retry). `by_host`: the host enters this for the seat, which is only
+    allowed while the game is waiting for that seat (never over a choice the player made). Returns (entry, replay after it, created). A repeated idempotency key returns the
     entry recorded the first time and created=False. Raises RuleError for an entry the
     rules refuse and TableError for anything else; nothing is written in either case.
     """
@@ -146,6 +148,8 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
                 return first, load_replay(store, table, game_no), False
         rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
+            if by_host and seat not in rep.game.waiting_for(rep.state):
+                raise RuleError(f"{table.seats[seat].name} has already entered this; only they can change it.")
             payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
         except RuleError:
             # Refused against the log as read; if the log moved on meanwhile (or this very
@@ -210,6 +214,7 @@ def result_of(rep: Replay, table: TableInfo) -> dict:
 def visible_log(rep: Replay, viewer: int | None) -> list[dict]:
     """The log as `viewer` may see it: secret entries of other seats are masked."""
     state_before = {e.seq: b for e, b in zip(rep.effective, rep.before)}
+    effective_seqs = [e.seq for e in rep.effective]
     undone = rep.undone
     out = []
     for e in rep.entries:
@@ -218,8 +223,10 @@ def visible_log(rep: Replay, viewer: int | None) -> list[dict]:
         if e.seat != viewer and e.kind != UNDO:
             if e.seq in state_before:
                 hidden = rep.game.secret(e.seat, e.as_entry(), state_before[e.seq], rep.state, viewer)
-            else:  # an undone entry: hidden if it would have been secret when entered
-                hidden = rep.game.secret(e.seat, e.as_entry(), rep.state, rep.state, viewer)
+            else:  # an undone entry: judged as if it stood where it was entered
+                later = bisect.bisect(effective_seqs, e.seq)
+                before = rep.before[later] if later < len(rep.before) else rep.state
+                hidden = rep.game.secret(e.seat, e.as_entry(), before, rep.state, viewer)
         item.update({"hidden": True} if hidden else e.payload)
         if e.seq in undone:
             item["undone"] = True

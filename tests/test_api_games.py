@@ -215,3 +215,23 @@ def test_a_revealed_cut_cannot_be_taken_back(client):  # PT-7: a revealed cut is
         resp = client.post(f"/api/tables/{code}/undo", headers=bearer(tokens[seat]))
         assert resp.status_code == 422 and "revealed" in resp.get_json()["error"]
     assert table_state(client, code)["version"] == version
+
+
+def test_the_host_enters_cuts_only_for_players_who_have_not_chosen(client):  # PT-7
+    table = new_table(client, ["Ann", "Ben", "Cy"], game="pizza_theory")
+    code = table["code"]
+    rng = random.Random(9)
+    tokens = [s["token"] for s in table["seats"]]
+    while table_state(client, code)["view"]["phase"] == "add":
+        seat = table_state(client, code)["view"]["to_place"]
+        post_entry(client, table, seat, kind="place",
+                   space=rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"]))
+    post_entry(client, table, 0, kind="cut", line=4)
+    host = bearer(table["host_token"])
+    url = f"/api/tables/{code}/entries"
+    resp = client.post(url, json={"kind": "cut", "line": 1, "seat": 0}, headers=host)
+    assert resp.status_code == 422 and "Ann" in resp.get_json()["error"]
+    assert table_state(client, code, tokens[0])["view"]["my_cut"] == 4  # Ann's secret choice stands
+    assert client.post(url, json={"kind": "cut", "line": 2, "seat": 1}, headers=host).status_code == 201
+    # nor undo for a player at a table that is not pass-and-play
+    assert client.post(f"/api/tables/{code}/undo", json={"seat": 1}, headers=host).status_code == 403

@@ -48,8 +48,8 @@ def _bearer() -> str | None:
     return None
 
 
-def _writer(table, body: dict) -> int:
-    """The seat this request writes for, from its token."""
+def _writer(table, body: dict) -> tuple[int, bool]:
+    """(the seat this request writes for, whether the host writes it for them), from the token."""
     token = _bearer()
     if token is None:
         raise TableError(401, "Send the seat token as 'Authorization: Bearer <token>'.")
@@ -57,7 +57,7 @@ def _writer(table, body: dict) -> int:
     if seat is not None:
         if "seat" in body and body["seat"] != seat:
             raise TableError(403, "A seat token writes only for its own seat.")
-        return seat
+        return seat, False
     if secrets.compare_digest(token, table.host_token):
         host_kinds = get_game(table.game).extra.get("host_kinds", ())
         if not table.pass_and_play and body.get("kind") not in host_kinds:
@@ -65,7 +65,7 @@ def _writer(table, body: dict) -> int:
         seat = body.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise TableError(400, f'Say which seat this is for: "seat" from 0 to {len(table.seats) - 1}.')
-        return seat
+        return seat, not table.pass_and_play
     raise TableError(403, "That token does not belong to this table.")
 
 
@@ -122,11 +122,11 @@ def table_state(code):
 def add_entry(code):
     table = get_table(code)
     body = _body()
-    seat = _writer(table, body)
+    seat, by_host = _writer(table, body)
     entry = {k: v for k, v in body.items() if k not in ("key", "seat")}
     if entry.get("kind") == "undo":
         raise TableError(400, "Undo has its own endpoint: POST /api/tables/<code>/undo.")
-    saved, _, created = record(store(), table, seat, entry, body.get("key"))
+    saved, _, created = record(store(), table, seat, entry, body.get("key"), by_host=by_host)
     return _answer(jsonify(seq=saved.seq, version=saved.seq), created)
 
 
@@ -134,7 +134,9 @@ def add_entry(code):
 def undo(code):
     table = get_table(code)
     body = _body(optional=True)
-    seat = _writer(table, body)
+    seat, by_host = _writer(table, body)
+    if by_host:
+        raise TableError(403, "Only a player (or the host at a pass-and-play table) can undo their entry.")
     saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
     return _answer(jsonify(seq=saved.seq, undone=saved.payload["target"], version=saved.seq), created)
 
