@@ -322,3 +322,44 @@ def test_host_starts_a_rematch_from_the_final_summary(client):
     assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/t/{code}/s/1")
     html = client.get(f"/t/{code}/s/1").get_data(as_text=True)
     assert "Turn 1" in html and 'data-testid="game-over"' not in html
+
+
+def test_table_created_with_the_default_edition_keeps_it_when_the_default_changes(client, store, tmp_path,
+                                                                                  monkeypatch):
+    """DS-2: the table's options carry the default edition's data, so an edit of
+    seeds/editions/default.json later changes neither its replays nor its history."""
+    import json
+
+    from companion.rules.dice_and_slice import edition as edition_module
+
+    original = json.loads(edition_module.DEFAULT_PATH.read_text(encoding="utf-8"))
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben",
+                                        "dice_and_slice_edition": "default", "dice_and_slice_side": "A",
+                                        "csrf_token": csrf})
+    assert resp.status_code == 303
+    code = resp.headers["Location"].split("/")[2]
+    assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True}
+    api_table = new_table(client, ["Cy"], game=GAME, options={"edition": "default"})
+    assert store.table(api_table["code"]).options["edition"] == original
+
+    changed = json.loads(json.dumps(original))
+    changed["label"] = "Default edition, second printing"
+    changed["slice_points"] = [p + 100 for p in changed["slice_points"]]
+    (tmp_path / "default.json").write_text(json.dumps(changed))
+    monkeypatch.setattr(edition_module, "DEFAULT_PATH", tmp_path / "default.json")
+    edition_module.default_edition.cache_clear()
+    try:
+        table = {"code": api_table["code"], "seats": api_table["seats"]}
+        assert post_entry(client, table, 0, kind="roll", faces={"A": 1, "B": 1}).status_code == 201  # a replay
+        view = client.get(f"/api/tables/{api_table['code']}").get_json()["view"]
+        assert view["edition"]["label"] == original["label"]
+        assert view["slice_points"]["15"] == original["slice_points"][14]
+        # the sheet still says the edition is the project's own design (the data carries its label)
+        join_seat(client, code, 0)
+        html = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+        assert "the project's own design; if your box differs" in html
+        assert original["label"].replace("'", "&#39;") in html
+    finally:
+        monkeypatch.undo()
+        edition_module.default_edition.cache_clear()

@@ -218,7 +218,13 @@ def _common_context(rep) -> dict:
     faces = {d: [sorted(ed.face(d, n)) for n in range(1, 7)] for d in DIE_NAMES}
     return {"view": view, "tops": tops, "faces": faces, "cell": CELL, "dot_w": g.DOT_W, "dot_h": g.DOT_H,
             "seat_style": seat_style, "drawings": [sheet_drawing(p, tops) for p in view["players"]],
-            "is_default_edition": rep.info.options.get("edition") == "default"}
+            "is_default_edition": is_default_edition(rep.info.options)}
+
+
+def is_default_edition(options: dict) -> bool:
+    """Was the table created with the project's default edition? Tables store the edition's data
+    and the flag `edition_from_default`; tables from before that stored just "default"."""
+    return options.get("edition") == "default" or options.get("edition_from_default") is True
 
 
 def sheet_context(rep, seat, form) -> dict:
@@ -301,7 +307,7 @@ def create_options(form) -> dict:
         raise RuleError("Choose sheet side A or B.")
     name = (form.get("dice_and_slice_edition") or "default").strip()
     if name == "default":
-        return {"edition": "default", "side": side}
+        return {"edition": "default", "side": side}  # normalize_options stores the default's data
     data = store().ds_edition(name)
     if data is None:
         raise RuleError(f"There is no edition called {name!r}.")

@@ -83,7 +83,38 @@ def test_ds2_registered_and_default_edition_is_labelled_as_ours():
     st = game.new_state(3, game.normalize_options({}))
     v = game.view(st, None)
     assert "project" in v["edition"]["label"].lower()
-    assert normalize_options({}) == {"edition": "default", "side": "A"}
+    assert normalize_options({}) == {"edition": default_edition_data(), "side": "A", "edition_from_default": True}
+
+
+def test_ds2_a_table_keeps_the_default_edition_it_was_created_with(tmp_path, monkeypatch):
+    """DS-2: the options carry the whole default edition, not the word "default", so editing
+    seeds/editions/default.json later cannot change an existing table's replays or history."""
+    from companion.rules.dice_and_slice import edition as edition_module
+
+    with open(edition_module.DEFAULT_PATH, encoding="utf-8") as f:
+        on_disk = json.load(f)
+    opts = normalize_options({"edition": "default", "side": "B"})
+    assert opts == {"edition": on_disk, "side": "B", "edition_from_default": True}
+    assert normalize_options(json.loads(json.dumps(opts))) == opts  # stored options replay as they are
+    # the project changes its default edition afterwards
+    changed = json.loads(json.dumps(on_disk))
+    changed["label"] = "Default edition, second printing"
+    changed["slice_points"] = [p * 3 for p in changed["slice_points"]]
+    changed["topping_bonuses"] = changed["topping_bonuses"][:1]
+    (tmp_path / "default.json").write_text(json.dumps(changed))
+    monkeypatch.setattr(edition_module, "DEFAULT_PATH", tmp_path / "default.json")
+    edition_module.default_edition.cache_clear()
+    try:
+        assert normalize_options({})["edition"]["label"] == "Default edition, second printing"
+        st = new_state(2, opts)  # what a replay of the old table does
+        assert st.edition.label == on_disk["label"] and st.edition.points_for(15) == on_disk["slice_points"][14]
+        assert len(st.bonuses) == len(on_disk["topping_bonuses"])
+        assert view(st, None)["edition"]["label"] == on_disk["label"]
+        # tables from before the edition was stored still say "default" and still load
+        assert new_state(1, {"edition": "default", "side": "A"}).edition.label == "Default edition, second printing"
+    finally:
+        monkeypatch.undo()
+        edition_module.default_edition.cache_clear()
 
 
 @pytest.mark.parametrize(
@@ -91,6 +122,7 @@ def test_ds2_registered_and_default_edition_is_labelled_as_ours():
     [
         ({"colour": "red"}, "Unknown option"),
         ({"side": "C"}, '"side"'),
+        ({"edition_from_default": "yes"}, '"edition_from_default"'),
         ({"edition": "deluxe"}, '"edition"'),
         ({"edition": {"label": "x"}}, "missing key"),
     ],

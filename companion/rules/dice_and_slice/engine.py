@@ -10,14 +10,16 @@ Seat status during "place": "to_place" | "bonus" (placed, bonus dots pending) | 
 """
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..base import MalformedEntry, RuleError
 from . import geometry as g
-from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, load_edition
+from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 
 ENTRY_KINDS = ("roll", "choose", "place", "bonus_dot", "skip_bonus", "pass")
-_OPTION_KEYS = {"edition", "side"}
+_OPTION_KEYS = {"edition", "side", "edition_from_default"}
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -74,22 +76,41 @@ def normalize_options(options) -> dict:
     unknown = set(options) - _OPTION_KEYS
     if unknown:
         raise RuleError(f"Unknown option(s) for Dice and Slice: {', '.join(sorted(map(str, unknown)))}.")
+    from_default = options.get("edition_from_default", False)
+    if not isinstance(from_default, bool):
+        raise RuleError('Option "edition_from_default" must be true or false.')
     edition = options.get("edition", "default")
     if edition == "default":
-        pass
+        # DS-2: the table keeps the edition it was created with, so the default edition's data is
+        # copied in; a later edit of seeds/editions/default.json cannot change its replays.
+        edition, from_default = default_edition_data(), True
     elif isinstance(edition, dict):
-        edition = load_edition(edition).data
+        edition = json.loads(json.dumps(_load(_key(edition)).data))  # a private copy
     else:
         raise RuleError('Option "edition" must be "default" or an edition object.')
     side = options.get("side", "A")
     if side not in SIDE_NAMES:
         raise RuleError('Option "side" must be "A" or "B" (the two sides of the sheet pad).')
-    return {"edition": edition, "side": side}
+    return {"edition": edition, "side": side, "edition_from_default": from_default}
+
+
+def _key(data: dict) -> str:
+    try:
+        return json.dumps(data, sort_keys=True)
+    except (TypeError, ValueError):
+        raise RuleError("Edition problem: an edition must be plain JSON data.") from None
+
+
+@lru_cache(maxsize=16)
+def _load(key: str) -> Edition:
+    """load_edition for a table's stored edition; replays rebuild the state often."""
+    return load_edition(json.loads(key))
 
 
 def _edition_of(options: dict) -> Edition:
     ed = options["edition"]
-    return default_edition() if ed == "default" else load_edition(ed)
+    # "default" is only found in the options of tables created before the edition was stored
+    return default_edition() if ed == "default" else _load(_key(ed))
 
 
 def new_state(player_count: int, options: dict) -> State:
