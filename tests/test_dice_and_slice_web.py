@@ -246,6 +246,7 @@ def editor_form(client, **changes):
         data[m.group(1)] = m.group(2)
     for m in re.finditer(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
         data[m.group(1)] = m.group(2).replace("&#39;", "'").replace("&amp;", "&")
+    data["label"] = data.get("label") or "Our copy"  # a new edition starts without a label
     data.update(changes)
     return data
 
@@ -363,3 +364,57 @@ def test_table_created_with_the_default_edition_keeps_it_when_the_default_change
     finally:
         monkeypatch.undo()
         edition_module.default_edition.cache_clear()
+
+
+def test_saving_under_a_taken_name_is_refused_and_nothing_changes(client, store):
+    """Saving never overwrites another edition: neither a new one under a taken name nor a rename
+    onto a taken name; an `original` that does not exist deletes and saves nothing."""
+    for name, label in (("One", "Box one"), ("Two", "Box two")):
+        assert client.post("/dice-and-slice/editions", data=editor_form(client, name=name, label=label)).status_code == 303
+    one, two = store.ds_edition("One"), store.ds_edition("Two")
+    # a new edition under an existing name
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", label="Clobber"))
+    assert resp.status_code == 422 and "already an edition called &#39;One&#39;" in resp.get_data(as_text=True)
+    # renaming Two onto One: refused, both kept as they were
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", original="Two", label="Clobber"))
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "already an edition called &#39;One&#39;" in html
+    assert 'name="original" value="Two"' in html  # the form still edits Two
+    # an original that does not exist (or the read-only default) is refused; nothing saved or deleted
+    for bogus in ("Nope", "default"):
+        resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Three", original=bogus))
+        assert resp.status_code == 422 and "no saved edition called" in resp.get_data(as_text=True)
+    assert store.ds_edition("One") == one and store.ds_edition("Two") == two
+    assert [e["name"] for e in store.ds_editions()] == ["One", "Two"]
+    # a real rename still works, and keeping the name still saves changes
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Three", original="Two", label="Box two"))
+    assert resp.status_code == 303 and [e["name"] for e in store.ds_editions()] == ["One", "Three"]
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", original="One", label="Box 1"))
+    assert resp.status_code == 303 and store.ds_edition("One")["label"] == "Box 1"
+
+
+def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store):
+    """DS-2: only the project's default edition says it is the project's design; a copy starts
+    with an empty label and note, and a saved edition may not carry the default's label."""
+    from companion.rules.dice_and_slice.edition import default_edition_data
+
+    default = default_edition_data()
+    html = client.get("/dice-and-slice/editions/new").get_data(as_text=True)
+    assert re.search(r'<input name="label" value="" +required placeholder="[^"]+"', html)
+    assert re.search(r'<textarea name="note"[^>]*></textarea>', html)
+    assert default["label"].replace("'", "&#39;") not in html
+    assert default["note"][:40].replace("'", "&#39;") not in html
+    # the default's label, even re-spaced or in other case, is refused; nothing is saved
+    for label in (default["label"], "  " + default["label"].upper().replace(" ", "  ")):
+        resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=label))
+        assert resp.status_code == 422 and "belongs to the project&#39;s default edition" in resp.get_data(as_text=True)
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=""))
+    assert resp.status_code == 422 and "&#39;label&#39; must be a non-empty text" in resp.get_data(as_text=True)
+    assert store.ds_editions() == []
+    # an own label and no note is fine
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label="Our copy", note=""))
+    assert resp.status_code == 303 and store.ds_edition("Mine")["label"] == "Our copy"
+    assert store.ds_edition("Mine")["note"] == ""
+    # copying a saved edition starts without its label too
+    html = client.get("/dice-and-slice/editions/new?from=Mine").get_data(as_text=True)
+    assert 'value="Mine (copy)"' in html and re.search(r'<input name="label" value="" ', html)

@@ -404,6 +404,9 @@ def edition_new():
     data = default_edition_data() if source == "default" else store().ds_edition(source)
     if data is None:
         abort(404, f"There is no edition called {source!r}.")
+    # a copy is a new edition: it must not keep the source's label and note (the default's say
+    # "Companion default edition (the project's own design…)", which would mislabel the copy)
+    data = {**data, "label": "", "note": ""}
     name = "" if source == "default" else f"{source} (copy)"
     return render_template("dice_and_slice/editions_edit.html", name=name, data=data, readonly=False, new=True,
                            values=_edition_form_values(data), error=None, pics=_pics(data))
@@ -423,11 +426,19 @@ def edition_save():
     form = request.form
     original = form.get("original") or None
     try:
+        if original is not None and store().ds_edition(original) is None:
+            missing, original = original, None
+            raise RuleError(f"There is no saved edition called {missing!r} to change (it may have been renamed or "
+                            "deleted); nothing was saved. Save this one under a new name.")
         name = _valid_name(form.get("name"))
         data = form_to_edition(form)
         load_edition(data)  # DS-2: a mistake is refused with a message pointing at it
-        if original is None and store().ds_edition(name) is not None:
-            raise RuleError(f"There is already an edition called {name!r}; open it to change it.")
+        if _same_label(data["label"], default_edition_data()["label"]):
+            raise RuleError("That label belongs to the project's default edition; give your edition its own "
+                            "label (for example the name of your box).")
+        if name != original and store().ds_edition(name) is not None:
+            raise RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
+                            "edition to change it). Nothing was saved.")
     except RuleError as exc:
         values = _form_values_from_post(form)
         return render_template("dice_and_slice/editions_edit.html", name=form.get("name", ""), data=None,
@@ -437,6 +448,10 @@ def edition_save():
     if original and original != name:
         store().ds_delete_edition(original)
     return redirect(url_for("dice_and_slice.edition_show", name=name, saved=1), code=303)
+
+
+def _same_label(a, b) -> bool:
+    return " ".join(str(a).split()).casefold() == " ".join(str(b).split()).casefold()
 
 
 def _form_values_from_post(form) -> dict:

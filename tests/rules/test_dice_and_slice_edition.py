@@ -34,12 +34,19 @@ def broken(change):
         (lambda d: d.__setitem__("label", ""), "'label'"),
         (lambda d: d.__setitem__("colour", "red"), "unknown key(s) colour"),
         (lambda d: d.pop("note"), "missing key(s) note"),
+        (lambda d: d.__setitem__("note", None), "'note' must be a text"),
     ],
 )
 def test_ds2_bad_edition_refused_naming_the_problem(change, message):
     with pytest.raises(RuleError) as e:
         load_edition(broken(change))
     assert message in e.value.reason
+
+
+def test_ds2_an_edition_needs_a_label_but_its_note_may_be_empty():
+    assert load_edition(broken(lambda d: d.__setitem__("note", ""))).note == ""
+    with pytest.raises(RuleError, match="'label' must be a non-empty text"):
+        load_edition(broken(lambda d: d.__setitem__("label", "  ")))
 
 
 def test_ds2_edition_must_be_an_object():

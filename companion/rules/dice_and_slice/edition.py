@@ -120,9 +120,10 @@ def load_edition(data) -> Edition:
     missing = _KEYS - set(data)
     if missing:
         _fail(f"missing key(s) {', '.join(sorted(missing))}")
-    for k in ("label", "note"):
-        if not isinstance(data[k], str) or not data[k].strip():
-            _fail(f"'{k}' must be a non-empty text")
+    if not isinstance(data["label"], str) or not data["label"].strip():
+        _fail("'label' must be a non-empty text")
+    if not isinstance(data["note"], str):
+        _fail("'note' must be a text (it may be empty)")
     dice_raw = data["dice"]
     if not isinstance(dice_raw, dict) or set(dice_raw) != set(DIE_NAMES):
         _fail("'dice' must have exactly die 'A' and die 'B'")
