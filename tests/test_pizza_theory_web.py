@@ -296,10 +296,17 @@ def test_pass_and_play_device_opens_every_seat(client):
                                                             "csrf_token": csrf})
         assert r.status_code == 303
         mirror.add(seat, {"kind": "place", "space": list(space)})
-    client.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": "4", "csrf_token": csrf})
-    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
-    # PT-8 on a shared tablet: the chosen line is not shown to whoever picks the tablet up next
-    assert "You have chosen" in page and "Your cut: line 4" not in page and 'class="seat-tabs"' in page
+    # PT-8 on a shared tablet: the chosen line is not shown to whoever picks the tablet up next, anywhere in
+    # the page (board, legend, buttons, labels): Ann's page is the same whichever line she chose
+    pages = []
+    for line in ("3", "4"):  # she may still change it: nobody else has chosen
+        client.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": line, "csrf_token": csrf})
+        page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+        assert "You have chosen" in page and f"Your cut: line {line}" not in page and 'class="seat-tabs"' in page
+        assert_no_trace_of_a_pending_line(page)
+        pages.append(_strip(page, code))
+    assert pages[0] == pages[1], "\n".join(difflib.unified_diff(pages[0].splitlines(), pages[1].splitlines(),
+                                                               lineterm=""))
     for seat, line in ((1, 2), (2, 6)):
         client.post(f"/t/{code}/s/{seat}/entries", data={"kind": "cut", "line": str(line), "csrf_token": csrf})
     assert mirror.state.round == 1
@@ -307,6 +314,54 @@ def test_pass_and_play_device_opens_every_seat(client):
     mirror.add(1, {"kind": "cut", "line": 2})
     mirror.add(2, {"kind": "cut", "line": 6})
     assert changes_in(client.get(f"/t/{code}/s/2").get_data(as_text=True)) == expected_changes(mirror.state)
+
+
+def assert_no_trace_of_a_pending_line(page):
+    """No chosen line on the board (thick line, marked number), no pressed or marked line button."""
+    assert not re.search(r'class="[^"]*\bchosen\b', page), re.search(r'<[^>]*class="[^"]*\bchosen\b[^>]*>', page)
+    assert 'aria-pressed="true"' not in page and "Your cut: line" not in page
+    assert page.count('class="pt-line mine"') == 6 and page.count('class="pt-line-btn"') == 6
+
+
+def test_switching_pass_and_play_on_mid_round_does_not_show_the_host_a_pending_cut(client, app):
+    # PT-8: one phone per player; Ann chooses on her phone; then the host turns pass-and-play on and opens
+    # Ann's page on the host's device: nothing says which line Ann chose
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
+                                        "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    phones = []
+    for seat in range(3):
+        ph = app.test_client()
+        phones.append((ph, join_seat(ph, code, seat)))
+    mirror = Mirror(3)
+    rng = random.Random(5)
+    while mirror.state.phase == "add":
+        seat = mirror.state.order[mirror.state.turn]
+        space = rng.choice(legal_spaces(mirror.state, seat))
+        ph, tok = phones[seat]
+        r = ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
+                                                        "csrf_token": tok})
+        assert r.status_code == 303
+        mirror.add(seat, {"kind": "place", "space": list(space)})
+    ann, ann_tok = phones[0]
+    seen = []
+    for line in ("2", "5"):
+        assert ann.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": line,
+                                                         "csrf_token": ann_tok}).status_code == 303
+        if not seen:
+            # Ann's own phone shows her choice while the table is one phone per player
+            own = ann.get(f"/t/{code}/s/0").get_data(as_text=True)
+            assert f"Your cut: line {line}" in own and re.search(r'class="pt-line mine chosen"', own)
+            assert client.get(f"/t/{code}/s/0").status_code == 403  # not pass-and-play yet
+            r = client.post(f"/t/{code}/host/pass-and-play", data={"on": "1", "csrf_token": csrf})
+            assert r.status_code == 303
+        page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+        assert "You have chosen" in page
+        assert_no_trace_of_a_pending_line(page)
+        seen.append(_strip(page, code))
+    assert seen[0] == seen[1], "\n".join(difflib.unified_diff(seen[0].splitlines(), seen[1].splitlines(),
+                                                             lineterm=""))
 
 
 def test_a_whole_game_ends_with_a_winner_rematch_and_a_replay_of_every_round(client):
@@ -394,3 +449,16 @@ def test_a_double_tap_places_one_topping(client):
     assert client.post(f"/t/{code}/s/0/entries", data=form).status_code == 303
     assert client.post(f"/t/{code}/s/0/entries", data=form).status_code == 303
     assert len(log(client, code)) == 1
+
+
+def test_spaces_are_44_px_tap_targets_on_a_360_px_phone():
+    # the board spans the page width less main's 8 px padding each side: 344 px on a 360 px phone; each
+    # space's button is S wide in a drawing w wide, for every corner at the bottom and every phase's drawing
+    from companion.rules.pizza_theory.board import LABELS
+    from companion.web.pizza_theory import S, draw_board
+    seats = [(label, "Christopher", colour) for label, colour in zip(LABELS, ("red", "white", "green"))]
+    for ci in range(3):
+        for family in (None, 0, 1, 2):
+            b = draw_board([None] * 37, ci, corner_seats=seats, my_family=family, buttons=range(37))
+            assert 344 * S / b["w"] >= 44.5, (ci, family, b["w"])
+            assert all(h["w"] * 344 / 100 >= 44.5 for h in b["buttons"])

@@ -175,7 +175,7 @@ def draw_board(occupants, ci: int, *, corner_seats, legal=(), my_family=None, my
                 a, b = b, a
             dx, dy = a[0] - b[0], a[1] - b[1]
             ln = math.hypot(dx, dy)
-            lx, ly = a[0] + dx / ln * S * 0.32, a[1] + dy / ln * S * 0.32
+            lx, ly = a[0] + dx / ln * S * 0.28, a[1] + dy / ln * S * 0.28
             n = _line_number(cj, k)
             mine = f == my_family
             lines.append({
@@ -203,17 +203,23 @@ def draw_board(occupants, ci: int, *, corner_seats, legal=(), my_family=None, my
             mx, my = x / d * S * 4.2, y / d * S * 4.2
             tx, ty, anchor = mx + S * 0.35, my, "start"
         else:  # beyond the side corner, its label above it, clear of that corner's numbers
-            mx, my = x / d * S * 4.15, y / d * S * 4.15
+            mx, my = x / d * S * 4.05, y / d * S * 4.05
             tx, ty, anchor = mx, my - S * 0.48, "middle"
         corners.append({"x": round(mx, 1), "y": round(my, 1), "tx": round(tx, 1), "ty": round(ty, 1),
                         "label": label, "name": name, "colour": colour, "letter": LETTERS.get(colour, ""),
                         "anchor": anchor, "bottom": cj == ci})
-    # the drawing's box: the board, the line numbers and the corner labels
-    xs_all = [h["x"] for h in hexes] + [ln["lx"] for ln in lines]
+    # the drawing's box: the hexes, the line numbers and the corner markers with their labels, measured
+    # by their own extents and kept tight across the width, so that on a 360 px phone every space is a
+    # tap target of 44 px or more
+    xs_all = ([x for h in hexes for x in (h["x"] - R, h["x"] + R)]
+              + [x for ln in lines for x in (ln["lx"] - 14, ln["lx"] + 14)]
+              + [x for c in corners for x in (c["x"] - 27, c["x"] + 27)]
+              + [x for c in corners if c["anchor"] == "middle"
+                 for x in (c["tx"] - 9 * len(c["label"]), c["tx"] + 9 * len(c["label"]))])
     ys_all = ([h["y"] for h in hexes] + [ln["ly"] for ln in lines] + [c["y"] for c in corners]
               + [c["ty"] for c in corners])
     pad = S * 0.62
-    minx, maxx = min(xs_all) - pad, max(xs_all) + pad
+    minx, maxx = min(xs_all) - S * 0.06, max(xs_all) + S * 0.06
     miny, maxy = min(ys_all) - pad * 0.75, max(ys_all) + pad * 0.75
     w, h = maxx - minx, maxy - miny
     btns = []
@@ -352,6 +358,10 @@ def game_context(rep, seat, form) -> dict:
             neutral_room = [BOARD.index[tuple(s)] for s in spaces] if nv["supply"] else []
             legal = neutral_room
             buttons = neutral_room
+    if table.pass_and_play and view.get("my_cut") is not None:
+        # PT-8 on a shared device: whoever picks it up next may open this seat's page, so the pending
+        # line is dropped here, before any template can draw it (board, legend, buttons, labels)
+        view = {**view, "my_cut": None}
     my_line = view["my_cut"] if me else None
     board = draw_board(_occupants(view), ci, corner_seats=corner_seats, legal=legal,
                        my_family=me["family"] if me and phase == "cut" else None, my_line=my_line,

@@ -65,9 +65,15 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
 
     for p in phones:
         assert no_horizontal_scroll(p)
-    # the spaces are tap targets of about 44 px or more on a 360 px phone
-    box = phones[0].locator('[data-testid="space-0,0,0"]').bounding_box()
-    assert box["width"] >= 40 and box["height"] >= 40
+    # every space is a tap target of 44 px or more on a 360 px phone, and no two of them overlap
+    boxes = phones[0].evaluate("""Array.from(document.querySelectorAll('button.pt-space')).map(b => {
+        const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.width, r.height]; })""")
+    assert len(boxes) == 37
+    assert all(w >= 44 and h >= 44 for _, _, w, h in boxes), min(min(w, h) for _, _, w, h in boxes)
+    # the hit areas are circles (border-radius 50%): neighbours' circles may touch but not overlap
+    for i, (x1, y1, w1, _) in enumerate(boxes):
+        for x2, y2, w2, _ in boxes[i + 1:]:
+            assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= (w1 + w2) / 2 - 0.5
 
     state = new_state(3, {})
     rng = random.Random(2024)
