@@ -32,7 +32,8 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited early: {proc.stdout.read()}")
+            output = open(proc.log_path).read() if hasattr(proc, "log_path") else ""
+            raise RuntimeError(f"server exited early: {output}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
@@ -50,8 +51,10 @@ def servers(tmp_path_factory):
     procs, urls = [], []
     for _ in range(2):
         port = _free_port()
+        log = open(tmp / f"server-{port}.log", "w")  # a file, not a pipe: nobody reads it while tests run
         proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+        proc.log_path = log.name
         _wait_for(port, proc)
         procs.append(proc)
         urls.append(f"http://127.0.0.1:{port}")

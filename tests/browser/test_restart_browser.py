@@ -13,9 +13,11 @@ from conftest import ROOT, _free_port, _wait_for
 pytestmark = pytest.mark.browser
 
 
-def start(port, env):
+def start(port, env, log_path):
+    log = open(log_path, "a")
     proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log_path = log_path
     _wait_for(port, proc)
     return proc
 
@@ -25,7 +27,7 @@ def test_phones_survive_a_server_restart(tmp_path, phone):
            "SECRET_KEY": "restart-test", "PYTHONPATH": str(ROOT)}
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start(port, env)
+    server = start(port, env, tmp_path / "server.log")
     try:
         host = phone()
         host.goto(base + "/")
@@ -46,7 +48,7 @@ def test_phones_survive_a_server_restart(tmp_path, phone):
 
         server.terminate()
         server.wait(timeout=10)
-        server = start(port, env)  # the same database, a new process: nothing kept in memory
+        server = start(port, env, tmp_path / "server.log")  # the same database, a new process: nothing kept in memory
 
         # Ben's phone was left open: it keeps polling and scores on the new process
         for i, v in enumerate([5, 5, 5, 5, 5]):
