@@ -418,3 +418,29 @@ def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store)
     # copying a saved edition starts without its label too
     html = client.get("/dice-and-slice/editions/new?from=Mine").get_data(as_text=True)
     assert 'value="Mine (copy)"' in html and re.search(r'<input name="label" value="" ', html)
+
+
+def test_every_dot_tap_is_also_reachable_with_the_arrow_pad():
+    """The dots are smaller than 44 px on a phone (documented exception), so whatever a tap on a
+    dot does, the ≥ 44 px turn button and arrows must reach too (DS-5: any quarter turn, any slide)."""
+    from companion.web import dice_and_slice as web
+
+    assert "44 px" in web.__doc__ and "arrow pad" in web.__doc__
+    plus_l = frozenset({(0, 0), (1, 0), (2, 0), (0, 1)})  # die B face 5 of the default edition
+    start = web.ghost_position(plus_l, {}, 0, [])
+    for tx in range(g.DOT_W):
+        for ty in range(g.DOT_H):
+            for rot in range(4):
+                want = web.ghost_position(plus_l, {"rot": str(rot), "tx": str(tx), "ty": str(ty)}, 0, [])
+                q, dx, dy = start
+                for _ in range(4):  # turn until the pattern has the tapped turn
+                    if q == want[0]:
+                        break
+                    q, dx, dy = web.ghost_position(plus_l, {"rot": str(q), "dx": str(dx), "dy": str(dy), "move": "rotate"}, 0, [])
+                for _ in range(30):  # then step towards the tapped place
+                    move = ("left" if dx > want[1] else "right" if dx < want[1] else
+                            "up" if dy > want[2] else "down" if dy < want[2] else None)
+                    if move is None:
+                        break
+                    q, dx, dy = web.ghost_position(plus_l, {"rot": str(q), "dx": str(dx), "dy": str(dy), "move": move}, 0, [])
+                assert (q, dx, dy) == want, (tx, ty, rot)

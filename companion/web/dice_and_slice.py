@@ -6,8 +6,13 @@ The placement "ghost" is navigation state, not game state: it travels in the que
 re-renders the #sheet fragment. Confirming posts the same fields; the server turns them into
 the engine's `place` entry with every dot of the pattern (DS-5).
 
-Tap targets: the sheet fills the phone's width (13 dots over ~344 px, one 26 px cell per dot,
-each dot a link); every action it offers is also on the 48 px arrow pad and buttons below it.
+Tap targets — a documented exception to the 44 px minimum:
+the sheet's dots are about 27 px apart on a 360 px phone (13 dots across ~344 px). Each dot's
+link already covers its whole cell (a transparent square one dot-spacing wide), so the hit area
+cannot grow without the sheet growing wider than the phone. The dots are therefore only tap
+*shortcuts*: every move they offer is also on the arrow pad below the sheet (52 px arrows, the
+turn button, ≥ 48 px place / bonus / skip buttons), which can reach every position of the
+pattern or of a bonus dot, one step at a time.
 """
 from __future__ import annotations
 
