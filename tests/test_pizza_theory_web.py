@@ -462,3 +462,39 @@ def test_spaces_are_44_px_tap_targets_on_a_360_px_phone():
             b = draw_board([None] * 37, ci, corner_seats=seats, my_family=family, buttons=range(37))
             assert 344 * S / b["w"] >= 44.5, (ci, family, b["w"])
             assert all(h["w"] * 344 / 100 >= 44.5 for h in b["buttons"])
+
+
+def _button_positions(html):
+    """(top %, left %) of every space button, in the order they are in the page (the Tab order)."""
+    return [(float(t), float(lf)) for lf, t in
+            re.findall(r'class="pt-space[^"]*" style="left:([-\d.]+)%;top:([-\d.]+)%', html)]
+
+
+def test_tab_walks_the_spaces_as_drawn_for_the_viewer(client, app):
+    # the space buttons come in drawn order: top row first, left to right, from the viewer's own corner
+    from companion.rules.pizza_theory.board import LABELS
+    from companion.web.pizza_theory import draw_board
+    seats = [(label, "", None) for label in LABELS]
+    for ci in range(3):
+        b = draw_board([None] * 37, ci, corner_seats=seats, buttons=range(37))
+        order = [(h["y"], h["x"]) for h in b["buttons"]]
+        assert len(order) == 37 and order == sorted(order)
+    # on the pages: each player in turn (each at their own corner) has the buttons in drawn order
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
+    code = table["code"]
+    mirror = Mirror(3)
+    rng = random.Random(4)
+    phones = [app.test_client() for _ in range(3)]
+    for seat, ph in enumerate(phones):
+        join_seat(ph, code, seat)
+    orders = set()
+    while mirror.state.phase == "add":
+        seat = mirror.state.order[mirror.state.turn]
+        html = phones[seat].get(f"/t/{code}/s/{seat}").get_data(as_text=True)
+        pos = _button_positions(html)
+        assert len(pos) == 37 and pos == sorted(pos), seat
+        orders.add(tuple(re.findall(r'data-testid="space-([-\d,]+)"', html)))
+        entry = {"kind": "place", "space": list(rng.choice(legal_spaces(mirror.state, seat)))}
+        assert post_entry(client, table, seat, **entry).status_code == 201
+        mirror.add(seat, entry)
+    assert len(orders) == 3  # three corners, three different orders

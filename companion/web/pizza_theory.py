@@ -223,7 +223,9 @@ def draw_board(occupants, ci: int, *, corner_seats, legal=(), my_family=None, my
     miny, maxy = min(ys_all) - pad * 0.75, max(ys_all) + pad * 0.75
     w, h = maxx - minx, maxy - miny
     btns = []
-    for i in buttons:
+    # in the order the viewer reads the drawing (top row first, then left to right), so that Tab walks
+    # the spaces as they appear from this corner, not in the board data's order
+    for i in sorted(buttons, key=lambda i: (round(places[i][1]), places[i][0])):
         x, y = places[i][0], places[i][1]
         btns.append({**hexes[i], "left": round((x - S / 2 - minx) / w * 100, 3),
                      "top": round((y - S / 2 - miny) / h * 100, 3),
