@@ -3,8 +3,6 @@
 # Storage: SQLite under instance/ unless DATABASE_URL says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-fi
-.venv/bin/pip install --quiet --disable-pip-version-check -e .
+. scripts/_setup.sh
+ensure_venv .
 exec .venv/bin/python -m companion "$@"
