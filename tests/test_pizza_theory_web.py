@@ -498,3 +498,45 @@ def test_tab_walks_the_spaces_as_drawn_for_the_viewer(client, app):
         assert post_entry(client, table, seat, **entry).status_code == 201
         mirror.add(seat, entry)
     assert len(orders) == 3  # three corners, three different orders
+
+
+def _masks(picture):
+    """A drawn hexagon (rows of 4-5-6-7-6-5-4 cells, R/W/G or .) -> colour masks."""
+    from companion.rules.pizza_theory import BOARD
+    rows = [r.split() for r in picture.strip("\n").splitlines() if r.strip()]
+    masks = [0, 0, 0]
+    for z, row in zip(range(-3, 4), rows):
+        for x, cell in zip(range(max(-3, -3 - z), 4), row):
+            if cell != ".":
+                masks["RWG".index(cell)] |= 1 << BOARD.index[(x, -x - z, z)]
+    return tuple(masks)
+
+
+def test_a_shortfall_names_the_leading_colour(app):
+    # PT-12: red would reach 20, so four of its replacements cannot be made; the checklist says which
+    # colour led the slice and ran out, by name and letter
+    from dataclasses import replace
+
+    from flask import render_template
+
+    from companion.web.pizza_theory import _reveal
+    masks = _masks("""
+   . R R .
+  . R R R .
+ . R R W W .
+. R R R W . .
+ . R R R G G
+  . . . . .
+   R R . .""")
+    st = replace(new_state(3, {}), masks=masks, supply=tuple(16 - m.bit_count() for m in masks), phase="cut")
+    for seat in range(3):
+        st = apply(st, seat, {"kind": "cut", "line": 1})
+    rv = _reveal(resolution_view(st.last), st.last, ["Ann", "Ben", "Cy"], 0, True)
+    short = [c for c in rv["checklist"] if c["kind"] == "supply_out"]
+    assert len(short) == 4
+    for c in short:
+        assert "red (R) has the most here but no red topping left" in c["why"], c["why"]
+        assert "leading colour" not in c["why"]
+    with app.test_request_context():
+        html = render_template("pizza_theory/_reveal.html", rv=rv, ck="t")
+    assert html.count("red (R) has the most here but no red topping left") == 4

@@ -293,10 +293,13 @@ def _reveal(res, state_last, names, ci: int, you: bool) -> dict:
             action = f"Swap the {frm} topping for a {to} one"
         else:
             action = f"Take the {frm} topping off and leave the space empty"
+        verdict = state_last.outcome.verdicts[ch["slice"] - 1]
         if ch["why"] == "replaced":
             why = f"{to} has the most in slice {ch['slice']}"
-        elif ch["why"] == "supply_out":
-            why = f"slice {ch['slice']}: the leading colour has no topping left"
+        elif ch["why"] == "supply_out":  # PT-12: the leader's replacements ran out
+            lead = COLOURS[verdict[1]]
+            why = (f"slice {ch['slice']}: {lead} ({LETTERS[lead]}) has the most here "
+                   f"but no {lead} topping left")
         else:
             why = f"slice {ch['slice']} is a tie"
         checklist.append({"n": n, "space": ch["space"], "value": space_value(i), "from": frm, "to": to,
