@@ -230,8 +230,12 @@ def test_host_enters_everyones_revealed_dice(client, app):
     page = client.get(f"/t/{code}/pizza/cuts").get_data(as_text=True)
     assert 'name="line0"' in page and 'name="line1"' in page and 'name="line2"' not in page
     assert "Already chosen" in page
-    # a phone that is not the host may not use this page
+    # a phone that is not the host may not use this page, and its table view does not offer it
     assert phones[0][0].get(f"/t/{code}/pizza/cuts").status_code == 403
+    for path in (f"/t/{code}/view", f"/t/{code}/board"):
+        assert "/pizza/cuts" not in phones[0][0].get(path).get_data(as_text=True)
+        assert "/pizza/cuts" not in app.test_client().get(path).get_data(as_text=True)  # a bare TV
+        assert f'href="/t/{code}/pizza/cuts"' in client.get(path).get_data(as_text=True)  # the host
     # a missing line is refused and saves nothing
     resp = client.post(f"/t/{code}/pizza/cuts", data={"line0": "2", "csrf_token": csrf})
     assert resp.status_code == 422 and "Ben" in resp.get_data(as_text=True)
