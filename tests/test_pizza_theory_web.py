@@ -544,3 +544,43 @@ def test_a_shortfall_names_the_leading_colour(app):
     with app.test_request_context():
         html = render_template("pizza_theory/_reveal.html", rv=rv, ck="t")
     assert html.count("red (R) has the most here but no red topping left") == 4
+
+
+def _reveal_tag(html, testid):
+    m = re.search(rf'<details[^>]*data-testid="{testid}"[^>]*>', html)
+    return m and m.group(0)
+
+
+def test_the_last_reveal_stays_open_until_the_next_rounds_cuts(client, app):
+    # PT-12: the last round's changes stay on display, open, while the next round's toppings go down
+    # (people may still be copying them onto the real board); they fold once the round reaches its cuts
+    table, mirror = _table_at_cut(client)
+    code = table["code"]
+    phones = [app.test_client() for _ in range(3)]
+    for seat, ph in enumerate(phones):
+        join_seat(ph, code, seat)
+    cut_all(client, table, mirror, [1, 1, 5])
+    assert expected_changes(mirror.state)
+    rng = random.Random(8)
+    while True:
+        for seat, ph in enumerate(phones):
+            tag = _reveal_tag(ph.get(f"/t/{code}/s/{seat}").get_data(as_text=True), "reveal")
+            assert tag and " open" in tag, (mirror.state.phase, seat)
+        tag = _reveal_tag(client.get(f"/t/{code}/view").get_data(as_text=True), "table-reveal")
+        assert tag and " open" in tag
+        if mirror.state.phase != "add":
+            break
+        seat = mirror.state.order[mirror.state.turn]  # one topping at a time: still open after each
+        entry = {"kind": "place", "space": list(rng.choice(legal_spaces(mirror.state, seat)))}
+        assert post_entry(client, table, seat, **entry).status_code == 201
+        mirror.add(seat, entry)
+        if mirror.state.phase == "cut":
+            break
+    assert mirror.state.phase == "cut"
+    for seat, ph in enumerate(phones):
+        html = ph.get(f"/t/{code}/s/{seat}").get_data(as_text=True)
+        tag = _reveal_tag(html, "reveal")
+        assert tag and " open" not in tag and "Round 1: cuts and changes" in html
+        assert changes_in(html) == expected_changes(mirror.state)  # folded, still there
+    tag = _reveal_tag(client.get(f"/t/{code}/view").get_data(as_text=True), "table-reveal")
+    assert tag and " open" not in tag

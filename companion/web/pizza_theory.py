@@ -379,7 +379,10 @@ def game_context(rep, seat, form) -> dict:
         else:
             rci = _resolved_first_corner(rep, last)
         reveal = _reveal(view["last_resolution"], last, names, rci, you)
-        reveal["fresh"] = sum(view["on_board"].values()) == sum(reveal["after"].values()) or view["finished"]
+        # the last reveal stays open (at the top of a phone) while the next round's toppings go down, as
+        # people may still be copying its changes onto the real board; it folds away once the round
+        # reaches its cuts (a phone also folds it when every change on it is ticked: pizza_theory.js)
+        reveal["fresh"] = phase != "cut" or view["finished"]
     waiting = [names[s] for s in view["waiting_for"]]
     return {
         "view": view, "pt": board, "me": me, "phase": phase, "reveal": reveal,

@@ -36,6 +36,14 @@ def sheet_without_status(page) -> str:
     return re.sub(r'\s(class="pt-space[^"]*")', "", html)
 
 
+def reveal_open(page) -> bool:
+    """Whether the phone's section with the last round's changes is open (measured in one step: a live
+    refresh may swap the sheet at any moment)."""
+    page.wait_for_timeout(150)  # let htmx settle a swap that may be under way
+    return page.evaluate("""() => { const d = document.querySelector('#sheet details[data-testid="reveal"]');
+                                    return !!(d && d.open); }""")
+
+
 def changes_shown(page, where="#sheet") -> list:
     items = page.locator(f'{where} [data-testid="change"]')
     return [(items.nth(i).get_attribute("data-space"), items.nth(i).get_attribute("data-from"),
@@ -138,6 +146,12 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
         expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
         if expected:  # ticking a change off survives the live refresh after the next topping
             phones[0].locator('#sheet [data-testid="change"] input').first.check()
+            # the reveal stays open for copying the changes, until a player has ticked every one of them
+            boxes = phones[1].locator('#sheet [data-testid="change"] input')
+            for i in range(boxes.count()):
+                boxes.nth(i).check()
+            assert not reveal_open(phones[1])
+            assert reveal_open(phones[2])
         if state.phase == "over":
             break
         # PT-13: the board turned: a new 1st player
@@ -149,6 +163,14 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
             state = apply(state, nxt, {"kind": "place", "space": list(sp)})
             expect(phones[0].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
             expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
+            # after that refresh: still open where not everything is ticked, still folded where it is
+            expect(phones[2].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            expect(phones[1].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            assert reveal_open(phones[2]) and not reveal_open(phones[1])
+            assert reveal_open(phones[0]) == (len(expected) > 1)
+            phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
+            expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
+            assert not reveal_open(phones[1])
 
     for p in phones:
         assert no_horizontal_scroll(p)
