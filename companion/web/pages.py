@@ -202,7 +202,10 @@ def _record_from_form(code, seat, make_entry):
     except (RuleError, TableError) as exc:
         return _refused(table, seat, exc)
     if request.htmx:
-        return _render_sheet(table, rep, seat, {})
+        # The poller learns the new version with the answer, so this phone's own entry does not
+        # come back as a "table changed" refresh racing the player's next taps.
+        poller = render_template("table/poller.html", poll_url=poll_url(table, rep), oob=True)
+        return _render_sheet(table, rep, seat, {}) + poller
     return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
 
 

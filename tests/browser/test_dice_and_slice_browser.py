@@ -123,6 +123,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     expect(tid(ben, "verdict")).to_contain_text("Off the sheet")
     expect(tid(ben, "place")).to_be_disabled()
     tid(ben, "move-down").click()
+    expect(tid(ben, "verdict")).to_contain_text("Legal")  # as a player would, look before turning it
     tid(ben, "rotate").click()
     expect(tid(ben, "verdict")).to_contain_text("Turned 90°")
     tid(ben, "place").click()
