@@ -123,6 +123,15 @@ def play_pizza_theory(client, table, players, rng, max_rounds=80):
     raise AssertionError("game did not settle")
 
 
+def add_toppings_until_the_cuts(client, table, rng):
+    """Every seat adds toppings on legal spaces, in turn, until the round reaches its cuts."""
+    code, tokens = table["code"], [s["token"] for s in table["seats"]]
+    while table_state(client, code)["view"]["phase"] == "add":
+        seat = table_state(client, code)["view"]["to_place"]
+        space = rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"])
+        assert post_entry(client, table, seat, kind="place", space=space).status_code == 201
+
+
 def _engine_state(client, code):
     _, state = replay_log("pizza_theory", len(client.get(f"/api/tables/{code}").get_json()["players"]), {},
                           log(client, code))
@@ -150,15 +159,11 @@ def test_pizza_theory_two_players_with_the_neutral_colour(client):  # PT: 2-play
     assert [p["total"] for p in state["players"]] == game.totals(final)
 
 
-def test_pending_cuts_stay_secret_in_the_api(client):  # PT-6: cuts are secret until all have chosen
+def test_pending_cuts_stay_secret_in_the_api(client):  # PT-8: cuts are secret until all have chosen
     table = new_table(client, ["Ann", "Ben", "Cy"], game="pizza_theory")
     code = table["code"]
-    rng = random.Random(3)
     tokens = [s["token"] for s in table["seats"]]
-    while table_state(client, code)["view"]["phase"] == "add":
-        seat = table_state(client, code)["view"]["to_place"]
-        space = rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"])
-        post_entry(client, table, seat, kind="place", space=space)
+    add_toppings_until_the_cuts(client, table, random.Random(3))
     assert post_entry(client, table, 0, kind="cut", line=4).status_code == 201
     for viewer in (None, tokens[1], tokens[2]):
         text = client.get(f"/api/tables/{code}", headers=bearer(viewer) if viewer else {}).get_data(as_text=True)
@@ -197,12 +202,8 @@ def test_a_table_can_carry_its_own_dice_and_slice_edition(client):  # DS-2: edit
 def test_a_revealed_cut_cannot_be_taken_back(client):  # PT-7: a revealed cut is final
     table = new_table(client, ["Ann", "Ben", "Cy"], game="pizza_theory")
     code = table["code"]
-    rng = random.Random(5)
     tokens = [s["token"] for s in table["seats"]]
-    while table_state(client, code)["view"]["phase"] == "add":
-        seat = table_state(client, code)["view"]["to_place"]
-        post_entry(client, table, seat, kind="place",
-                   space=rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"]))
+    add_toppings_until_the_cuts(client, table, random.Random(5))
     post_entry(client, table, 0, kind="cut", line=3)
     # before the reveal Ann may take her cut back and choose again
     undo = client.post(f"/api/tables/{code}/undo", headers=bearer(tokens[0]))
@@ -220,12 +221,8 @@ def test_a_revealed_cut_cannot_be_taken_back(client):  # PT-7: a revealed cut is
 def test_the_host_enters_cuts_only_for_players_who_have_not_chosen(client):  # PT-7
     table = new_table(client, ["Ann", "Ben", "Cy"], game="pizza_theory")
     code = table["code"]
-    rng = random.Random(9)
     tokens = [s["token"] for s in table["seats"]]
-    while table_state(client, code)["view"]["phase"] == "add":
-        seat = table_state(client, code)["view"]["to_place"]
-        post_entry(client, table, seat, kind="place",
-                   space=rng.choice(table_state(client, code, tokens[seat])["view"]["legal_spaces"]))
+    add_toppings_until_the_cuts(client, table, random.Random(9))
     post_entry(client, table, 0, kind="cut", line=4)
     host = bearer(table["host_token"])
     url = f"/api/tables/{code}/entries"

@@ -90,3 +90,17 @@ def phone(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+def start_dicez_table(host, base: str, names) -> str:
+    """On the host's page, start a DiceZ table for `names`; return the join URL it shows."""
+    host.goto(base + "/")
+    for i, name in enumerate(names):
+        host.fill(f'input[name="player{i}"]', name)
+    host.click("text=Start the table")
+    return host.locator(".join-url").get_attribute("href")
+
+
+def join_as(page, join_url: str, name: str) -> None:
+    page.goto(join_url)
+    page.click(f"text=I am {name}")

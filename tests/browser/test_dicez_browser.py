@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import join_as, start_dicez_table
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -39,21 +40,15 @@ def no_horizontal_scroll(page) -> bool:
 def test_two_phones_play_a_whole_game_and_the_table_view_shows_the_totals(servers, phone):
     first, second = servers
     host = phone()
-    host.goto(first + "/")
-    host.fill('input[name="player0"]', "Ann")
-    host.fill('input[name="player1"]', "Ben")
-    host.click("text=Start the table")
-    join_url = host.locator(".join-url").get_attribute("href")
+    join_url = start_dicez_table(host, first, ["Ann", "Ben"])
     code = join_url.rstrip("/").split("/")[-1]
 
     ann = phone()
-    ann.goto(join_url)
-    ann.click("text=I am Ann")
+    join_as(ann, join_url, "Ann")
     expect(ann.locator("h1.player")).to_contain_text("Ann")
 
     ben = phone()  # Ben's phone talks to the other server process
-    ben.goto(join_url.replace(first, second))
-    ben.click("text=I am Ben")
+    join_as(ben, join_url.replace(first, second), "Ben")
     expect(ben.locator("h1.player")).to_contain_text("Ben")
 
     view = phone(viewport={"width": 1024, "height": 768}, is_mobile=False)
@@ -87,16 +82,10 @@ def test_two_phones_play_a_whole_game_and_the_table_view_shows_the_totals(server
 def test_an_entry_on_one_phone_shows_on_the_other_within_two_seconds(servers, phone):
     first, second = servers
     host = phone()
-    host.goto(first + "/")
-    host.fill('input[name="player0"]', "Cleo")
-    host.fill('input[name="player1"]', "Dan")
-    host.click("text=Start the table")
-    join_url = host.locator(".join-url").get_attribute("href")
+    join_url = start_dicez_table(host, first, ["Cleo", "Dan"])
     cleo, dan = phone(), phone()
-    cleo.goto(join_url)
-    cleo.click("text=I am Cleo")
-    dan.goto(join_url.replace(first, second))
-    dan.click("text=I am Dan")
+    join_as(cleo, join_url, "Cleo")
+    join_as(dan, join_url.replace(first, second), "Dan")
     tap_dice(dan, [5, 5, 2, 2, 2])  # Dan is half-way through entering his dice ...
     score(cleo, [6, 6, 6, 6, 6], "dicez", 50)
     expect(dan.locator('[data-testid="total-0"]')).to_have_text("50", timeout=5000)

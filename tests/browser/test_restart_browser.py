@@ -8,7 +8,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ROOT, _free_port, _wait_for
+from conftest import ROOT, _free_port, _wait_for, join_as, start_dicez_table
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +30,10 @@ def test_phones_survive_a_server_restart(tmp_path, phone):
     server = start(port, env, tmp_path / "server.log")
     try:
         host = phone()
-        host.goto(base + "/")
-        host.fill('input[name="player0"]', "Ann")
-        host.fill('input[name="player1"]', "Ben")
-        host.click("text=Start the table")
-        join_url = host.locator(".join-url").get_attribute("href")
+        join_url = start_dicez_table(host, base, ["Ann", "Ben"])
         ann, ben = phone(), phone()
-        ann.goto(join_url)
-        ann.click("text=I am Ann")
-        ben.goto(join_url)
-        ben.click("text=I am Ben")
+        join_as(ann, join_url, "Ann")
+        join_as(ben, join_url, "Ben")
         for i, v in enumerate([6, 6, 6, 1, 2]):
             ann.locator(f'[data-testid="die-{i}-{v}"] + span').click()
         expect(ann.locator('[data-testid="score-sixes"]')).to_have_text("18")
