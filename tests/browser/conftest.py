@@ -104,3 +104,23 @@ def start_dicez_table(host, base: str, names) -> str:
 def join_as(page, join_url: str, name: str) -> None:
     page.goto(join_url)
     page.click(f"text=I am {name}")
+
+
+SETTLED = """v => {
+  const poller = document.getElementById('poller');
+  return poller && poller.getAttribute('hx-get').includes('v=' + v + '&')
+    && !document.querySelector('.htmx-request');
+}"""
+
+
+def settle(page, base: str, code: str) -> None:
+    """Wait until `page` has caught up with the table's latest entry and its own refresh is done,
+    as a player waits for the screen to show the others' moves before tapping."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/api/tables/{code}") as resp:
+        version = json.loads(resp.read())["version"]
+    for _ in range(2):  # twice: a refresh queued behind another request starts right after it
+        page.wait_for_function(SETTLED, arg=version)
+        page.wait_for_timeout(150)

@@ -7,12 +7,13 @@ import json
 import urllib.request
 
 import pytest
+from conftest import settle
 from playwright.sync_api import expect
 
 from companion.rules.dice_and_slice import geometry as g
 
 pytestmark = pytest.mark.browser
-LIVE = 2500  # ms: a change on one phone shows on the others within the poll interval
+LIVE = 5000  # ms: generous; bench/bench_live.py measures how fast changes really arrive
 
 
 def api(base, path, body=None, token=None):
@@ -117,6 +118,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
 
     # Ben: die A face 6 (a plus), moved by the arrow pad and turned, then placed
     expect(tid(ben, "ghost")).to_be_visible()
+    settle(ben, second, code)
     tid(ben, "dot-1-1").click()
     expect(tid(ben, "verdict")).to_contain_text("Legal: 5 new dots")
     tid(ben, "move-up").click()  # one step past the edge: DS-5 refuses it, with the reason
@@ -129,6 +131,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     tid(ben, "place").click()
     expect(tid(ben, "progress-1")).to_have_attribute("data-status", "done")
     # Cy keeps the suggested spot and confirms with the keyboard
+    settle(cy, first, code)
     tid(cy, "place").focus()
     cy.keyboard.press("Enter")
     # DS-13: everyone is done, the turn closes by itself and Ben is announced on every phone
@@ -139,13 +142,15 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     expect(tid(view, "view-total-0")).to_have_text("1")
 
     # --- turn 2: Ben rolls and chooses by tapping; the others place where suggested -----------
+    settle(ben, second, code)
     ben.locator('[data-testid="face-A-2"] + span').click()
     ben.locator('[data-testid="face-B-1"] + span').click()
     tid(ben, "enter-roll").click()
     expect(tid(ben, "choose-A")).to_be_visible()
     tid(ben, "choose-A").click()
-    for p in phones:
+    for p, base in zip(phones, (first, second, first)):
         expect(tid(p, "place")).to_be_enabled(timeout=LIVE)
+        settle(p, base, code)
         tid(p, "place").click()
         expect(tid(p, "place")).to_have_count(0)
     for p in phones:
