@@ -58,6 +58,18 @@ def expected_changes(state):
     return [(",".join(map(str, c["space"])), c["from"], c["to"]) for c in res["changes"]]
 
 
+
+def place_until_the_cuts(code, phones, mirror, rng):
+    """Each phone in turn taps a legal space (plain POST) until the round reaches its cuts."""
+    while mirror.state.phase == "add":
+        seat = mirror.state.order[mirror.state.turn]
+        space = rng.choice(legal_spaces(mirror.state, seat))
+        ph, tok = phones[seat]
+        r = ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
+                                                        "csrf_token": tok})
+        assert r.status_code == 303
+        mirror.add(seat, {"kind": "place", "space": list(space)})
+
 def test_the_turn_player_taps_a_space_with_a_plain_post(client):
     table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME)
     code = table["code"]
@@ -214,15 +226,7 @@ def test_host_enters_everyones_revealed_dice(client, app):
         ph = app.test_client()
         phones.append((ph, join_seat(ph, code, seat)))
     mirror = Mirror(3)
-    rng = random.Random(3)
-    while mirror.state.phase == "add":
-        seat = mirror.state.order[mirror.state.turn]
-        space = rng.choice(legal_spaces(mirror.state, seat))
-        ph, tok = phones[seat]
-        r = ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
-                                                        "csrf_token": tok})
-        assert r.status_code == 303
-        mirror.add(seat, {"kind": "place", "space": list(space)})
+    place_until_the_cuts(code, phones, mirror, random.Random(3))
     # Cy chose on her phone; the host enters the dice of the two others
     ph, tok = phones[2]
     ph.post(f"/t/{code}/s/2/entries", data={"kind": "cut", "line": "6", "csrf_token": tok})
@@ -339,15 +343,7 @@ def test_switching_pass_and_play_on_mid_round_does_not_show_the_host_a_pending_c
         ph = app.test_client()
         phones.append((ph, join_seat(ph, code, seat)))
     mirror = Mirror(3)
-    rng = random.Random(5)
-    while mirror.state.phase == "add":
-        seat = mirror.state.order[mirror.state.turn]
-        space = rng.choice(legal_spaces(mirror.state, seat))
-        ph, tok = phones[seat]
-        r = ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "place", "space": ",".join(map(str, space)),
-                                                        "csrf_token": tok})
-        assert r.status_code == 303
-        mirror.add(seat, {"kind": "place", "space": list(space)})
+    place_until_the_cuts(code, phones, mirror, random.Random(5))
     ann, ann_tok = phones[0]
     seen = []
     for line in ("2", "5"):
