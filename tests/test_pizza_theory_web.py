@@ -580,3 +580,21 @@ def test_the_last_reveal_stays_open_until_the_next_rounds_cuts(client, app):
         assert changes_in(html) == expected_changes(mirror.state)  # folded, still there
     tag = _reveal_tag(client.get(f"/t/{code}/view").get_data(as_text=True), "table-reveal")
     assert tag and " open" not in tag
+
+
+def test_the_start_page_chooses_the_first_player(client):  # PT-3: a starting player, at random or chosen
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    names = {"player0": "Ann", "player1": "Ben", "player2": "Cy"}
+    resp = client.post("/tables", data={"game": GAME, **names, "pizza_theory_first": "2", "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["turn_order"][0] == 2 and view["to_place"] == 2
+    firsts = set()
+    for _ in range(30):
+        resp = client.post("/tables", data={"game": GAME, **names, "pizza_theory_first": "random", "csrf_token": csrf})
+        code = resp.headers["Location"].split("/")[2]
+        firsts.add(client.get(f"/api/tables/{code}").get_json()["view"]["turn_order"][0])
+    assert firsts == {0, 1, 2}  # at random: every seat comes up (30 draws miss one with p < 1e-5)
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben",
+                                        "pizza_theory_first": "2", "csrf_token": csrf})
+    assert resp.status_code == 422 and "no seat 3" in resp.get_data(as_text=True)

@@ -8,6 +8,7 @@ pages from `view(state, None)`; another seat's pending cut is never read here.
 from __future__ import annotations
 
 import math
+import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
@@ -518,6 +519,20 @@ def replay(code):
                            both_lose=rep.state.both_lose)
 
 
+def create_options(form) -> dict:
+    """The start page's choice of first player (PT-3: the seed picks one at random)."""
+    players = sum(1 for i in range(12) if (form.get(f"player{i}") or "").strip())
+    choice = form.get("pizza_theory_first")
+    if not choice:
+        return {}
+    if choice == "random":
+        return {"first_seat": secrets.randbelow(max(min(players, 3), 1))}
+    first = int_field(form, "pizza_theory_first", "the first player", 0, 2)
+    if first >= players:
+        raise RuleError(f"There is no seat {first + 1} at a table of {players}.")
+    return {"first_seat": first}
+
+
 UI = register_ui(GameUI(
     game_id=GAME_ID,
     sheet_template="pizza_theory/sheet.html",
@@ -525,6 +540,8 @@ UI = register_ui(GameUI(
     entry_from_form=entry_from_form,
     sheet_context=sheet_context,
     table_context=table_context,
+    create_options=create_options,
+    options_template="pizza_theory/options.html",
     assets=("pizza_theory.css", "pizza_theory.js"),
     blueprint=bp,
     host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),
