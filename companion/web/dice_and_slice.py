@@ -22,8 +22,7 @@ from ..rules import RuleError
 from ..rules.dice_and_slice import geometry as g
 from ..rules.dice_and_slice.edition import (DIE_NAMES, SIDE_NAMES, default_edition_data,
                                             load_edition)
-from .common import get_table, store
-from . import auth
+from .common import store
 from .ui import GameUI, register_ui
 
 GAME_ID = "dice_and_slice"
@@ -267,17 +266,7 @@ def sheet_context(rep, seat, form) -> dict:
             "slices": [] if taken else [_bbox(s) for s in g.new_slices(mask, after)],
         })
     ctx["links"] = _dot_links(rep, seat, ctx) if ctx["mode"] else None
-    ctx["ds_host"], ctx["pass_and_play_host"] = _host_flags()
     return ctx
-
-
-def _host_flags() -> tuple[bool, bool]:
-    code = (request.view_args or {}).get("code")
-    if not code:
-        return False, False
-    table = get_table(code)
-    host = auth.is_host(table)
-    return host, host and table.pass_and_play
 
 
 def _nearest_free(mask: int) -> tuple[int, int]:
