@@ -17,30 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.rules.dice_and_slice import apply, finished, legal_placements, new_state, normalize_options  # noqa: E402
+from companion.rules.dice_and_slice import apply, legal_placements, new_state, normalize_options  # noqa: E402
 from companion.rules.dice_and_slice import geometry as g  # noqa: E402
+from companion.rules.dice_and_slice.playout import random_playout  # noqa: E402
 
 
 def random_game(rnd: random.Random, players: int):
-    state = new_state(players, normalize_options({}))
-    log = []
-    while not finished(state):
-        if state.phase == "roll":
-            seat, e = state.active, {"kind": "roll", "faces": {"A": rnd.randint(1, 6), "B": rnd.randint(1, 6)}}
-        elif state.phase == "choose":
-            seat, e = state.active, {"kind": "choose", "die": rnd.choice("AB")}
-        else:
-            seat = rnd.choice([i for i, s in enumerate(state.seats) if s.status in ("to_place", "bonus")])
-            s = state.seats[seat]
-            if s.status == "to_place":
-                e = {"kind": "place", "dots": rnd.choice(legal_placements(s.dots, state.face_for(seat)))["dots"]}
-            elif rnd.random() < 0.2:
-                e = {"kind": "skip_bonus"}
-            else:
-                e = {"kind": "bonus_dot", "dot": list(rnd.choice(g.dots_of(g.ALL_DOTS & ~s.dots)))}
-        state = apply(state, seat, e)
-        log.append((seat, e))
-    return state, log
+    return random_playout(rnd, players)
 
 
 def replay(players, log):

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from companion.rules.dice_and_slice import analyse, apply, legal_placements, new_state, normalize_options
 from companion.rules.dice_and_slice import geometry as g
 from companion.rules.dice_and_slice import finished, view
+from companion.rules.dice_and_slice.playout import random_playout
 
 DOTS = [(x, y) for y in range(g.DOT_H) for x in range(g.DOT_W)]
 SCORABLE_SIZES = {1, 4, 6, 8, 9, 10, 12, 14, 15}  # derived in test_dice_and_slice.py (DS-10)
@@ -116,28 +117,8 @@ def test_ds5_legal_placements_are_exactly_the_legal_moves(m):
 
 
 def random_game(rnd, players, max_entries=400):
-    """Play random legal entries; returns the log and the states after each entry."""
-    state = new_state(players, normalize_options({"side": rnd.choice("AB")}))
-    log = []
-    while not finished(state) and len(log) < max_entries:
-        if state.phase == "roll":
-            e = {"kind": "roll", "faces": {"A": rnd.randint(1, 6), "B": rnd.randint(1, 6)}}
-            seat = state.active
-        elif state.phase == "choose":
-            e, seat = {"kind": "choose", "die": rnd.choice("AB")}, state.active
-        else:
-            seat = rnd.choice([i for i, s in enumerate(state.seats) if s.status in ("to_place", "bonus")])
-            s = state.seats[seat]
-            if s.status == "to_place":
-                e = {"kind": "place", "dots": rnd.choice(legal_placements(s.dots, state.face_for(seat)))["dots"]}
-            elif rnd.random() < 0.2:
-                e = {"kind": "skip_bonus"}
-            else:
-                free = [list(d) for d in g.dots_of(g.ALL_DOTS & ~s.dots)]
-                e = {"kind": "bonus_dot", "dot": rnd.choice(free)}
-        state = apply(state, seat, e)
-        log.append((seat, e))
-    return state, log
+    """Random legal entries on a random sheet side: (final state, log)."""
+    return random_playout(rnd, players, {"side": rnd.choice("AB")}, max_entries)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
