@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import io
 import socket
 
-import qrcode
+from .web.qr import terminal_qr
 
 
 def interface_addresses() -> list[str]:
@@ -40,14 +39,6 @@ def lan_address() -> str:
         if not addr.startswith("127."):
             return addr
     return "127.0.0.1"
-
-
-def terminal_qr(text: str) -> str:
-    qr = qrcode.QRCode(border=1)
-    qr.add_data(text)
-    out = io.StringIO()
-    qr.print_ascii(out=out, invert=True)
-    return out.getvalue()
 
 
 def main(argv=None) -> None:

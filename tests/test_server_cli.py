@@ -1,7 +1,8 @@
 """`python -m companion`: the address and QR code the host sees in the terminal."""
 from __future__ import annotations
 
-from companion.__main__ import interface_addresses, lan_address, terminal_qr
+from companion.__main__ import interface_addresses, lan_address
+from companion.web.qr import terminal_qr
 
 
 def test_the_printed_address_is_one_phones_can_reach():

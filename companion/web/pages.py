@@ -14,7 +14,7 @@ from ..rules import GAMES, RuleError
 from ..tables import TableError, load_replay, new_table, record, visible_log
 from . import auth
 from .common import absolute_url, get_table, join_url, players_summary, store, valid_code
-from .qr import qr_svg
+from .qr import qr_svg, terminal_qr
 from .ui import UIS, ui_for
 
 pages = Blueprint("pages", __name__)
@@ -44,20 +44,14 @@ def create_table():
         return render_template("home.html", games=[g for g in GAMES.values() if g.id in UIS], uis=UIS,
                                error=exc.reason, form=form), 422 if isinstance(exc, RuleError) else exc.status
     if current_app.config.get("ANNOUNCE_TABLES"):
-        announce_table(table.code, rep_title(table.game), join_url(table.code))
+        announce_table(table.code, GAMES[table.game].title, join_url(table.code))
     resp = redirect(url_for("pages.host", code=table.code), code=303)
     auth.set_cookie(resp, auth.host_cookie(table.code), table.host_token)
     return resp
 
 
-def rep_title(game_id: str) -> str:
-    return GAMES[game_id].title
-
-
 def announce_table(code: str, title: str, url: str) -> None:
     """Print a new table's join address and QR code where the server runs (the host's laptop)."""
-    from ..__main__ import terminal_qr
-
     print(f"\n{title} table {code}: players join at {url}\n{terminal_qr(url)}", flush=True)
 
 
@@ -219,19 +213,18 @@ def _refused(table, seat, exc):
 
 def _sheet_page(table, seat, form, error=None):
     rep = load_replay(store(), table)
-    ui = ui_for(rep.game.id)
-    ctx = ui.sheet_context(rep, seat, form)
-    host = auth.is_host(table)
-    return render_template("table/sheet_page.html", table=table, rep=rep, seat=seat, ui=ui, error=error,
-                           host=host, switch_seats=table.pass_and_play and host,
-                           **ctx, **_common(table, rep, seat))
+    return render_template("table/sheet_page.html", **_sheet_vars(table, rep, seat, form, error))
 
 
 def _render_sheet(table, rep, seat, form, error=None):
+    return render_template(ui_for(rep.game.id).sheet_template, **_sheet_vars(table, rep, seat, form, error))
+
+
+def _sheet_vars(table, rep, seat, form, error):
+    """What a seat's sheet is drawn from: the game's own context plus what every sheet shows."""
     ui = ui_for(rep.game.id)
-    ctx = ui.sheet_context(rep, seat, form)
-    return render_template(ui.sheet_template, table=table, rep=rep, seat=seat, error=error,
-                           **ctx, **_common(table, rep, seat))
+    return {"table": table, "rep": rep, "seat": seat, "ui": ui, "error": error,
+            **ui.sheet_context(rep, seat, form), **_common(table, rep, seat)}
 
 
 def _common(table, rep, seat):
