@@ -45,11 +45,16 @@ class Replay:
 
     @property
     def undone(self) -> frozenset[int]:
-        return frozenset(e.payload["target"] for e in self.entries if e.kind == UNDO)
+        return undone_seqs(self.entries)
+
+
+def undone_seqs(entries) -> frozenset[int]:
+    """Sequence numbers taken back by undo entries."""
+    return frozenset(e.payload["target"] for e in entries if e.kind == UNDO)
 
 
 def effective_entries(entries) -> list[Entry]:
-    undone = {e.payload["target"] for e in entries if e.kind == UNDO}
+    undone = undone_seqs(entries)
     return [e for e in entries if e.kind != UNDO and e.seq not in undone]
 
 

@@ -59,6 +59,20 @@ def expected_changes(state):
 
 
 
+def hosted_table_with_phones(client, app):
+    """The host (`client`) starts a 3-player table on the start page; each seat joins from its own phone.
+    Returns (code, the host's CSRF token, [(phone, its CSRF token)] by seat)."""
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
+                                        "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    phones = []
+    for seat in range(3):
+        ph = app.test_client()
+        phones.append((ph, join_seat(ph, code, seat)))
+    return code, csrf, phones
+
+
 def place_until_the_cuts(code, phones, mirror, rng):
     """Each phone in turn taps a legal space (plain POST) until the round reaches its cuts."""
     while mirror.state.phase == "add":
@@ -213,18 +227,8 @@ def test_resolution_shows_nothing_to_do_when_nothing_changes(client):
 
 
 def test_host_enters_everyones_revealed_dice(client, app):
-    csrf = csrf_from(client.get("/").get_data(as_text=True))
-    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
-                                        "csrf_token": csrf})
-    code = resp.headers["Location"].split("/")[2]
-    tokens = client.get(f"/t/{code}/host")  # the host screen exists; seats come from the API below
-    assert tokens.status_code == 200
-    table = {"code": code, "seats": []}
-    # seat tokens: take each seat from its own phone and play through the pages
-    phones = []
-    for seat in range(3):
-        ph = app.test_client()
-        phones.append((ph, join_seat(ph, code, seat)))
+    code, csrf, phones = hosted_table_with_phones(client, app)
+    assert client.get(f"/t/{code}/host").status_code == 200
     mirror = Mirror(3)
     place_until_the_cuts(code, phones, mirror, random.Random(3))
     # Cy chose on her phone; the host enters the dice of the two others
@@ -334,14 +338,7 @@ def assert_no_trace_of_a_pending_line(page):
 def test_switching_pass_and_play_on_mid_round_does_not_show_the_host_a_pending_cut(client, app):
     # PT-8: one phone per player; Ann chooses on her phone; then the host turns pass-and-play on and opens
     # Ann's page on the host's device: nothing says which line Ann chose
-    csrf = csrf_from(client.get("/").get_data(as_text=True))
-    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben", "player2": "Cy",
-                                        "csrf_token": csrf})
-    code = resp.headers["Location"].split("/")[2]
-    phones = []
-    for seat in range(3):
-        ph = app.test_client()
-        phones.append((ph, join_seat(ph, code, seat)))
+    code, csrf, phones = hosted_table_with_phones(client, app)
     mirror = Mirror(3)
     place_until_the_cuts(code, phones, mirror, random.Random(5))
     ann, ann_tok = phones[0]
