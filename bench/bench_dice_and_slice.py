@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.rules.dice_and_slice import apply, legal_placements, new_state, normalize_options  # noqa: E402
-from companion.rules.dice_and_slice import geometry as g  # noqa: E402
-from companion.rules.dice_and_slice.playout import random_playout  # noqa: E402
+from companion.games.dice_and_slice.rules import apply, legal_placements, new_state, normalize_options  # noqa: E402
+from companion.games.dice_and_slice.rules import geometry as g  # noqa: E402
+from tests.games.dice_and_slice.playout import random_playout  # noqa: E402
 
 
 def random_game(rnd: random.Random, players: int):

@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.rules.pizza_theory import (BOARD, apply, finished, legal_spaces, neutral_spaces,  # noqa: E402
+from companion.games.pizza_theory.rules import (BOARD, apply, finished, legal_spaces, neutral_spaces,  # noqa: E402
                                           new_state, outcomes, resolve_masks, view, waiting_for)
-from companion.rules.pizza_theory.board import load_board  # noqa: E402
-from companion.rules.pizza_theory.engine import corner_of  # noqa: E402
+from companion.games.pizza_theory.rules.board import load_board  # noqa: E402
+from companion.games.pizza_theory.rules.engine import corner_of  # noqa: E402
 
 
 def long_game(seed: int, players: int = 3, rounds: int = 30):

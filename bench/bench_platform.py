@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import create_app  # noqa: E402
-from companion.rules import get_game  # noqa: E402
-from companion.tables import _cache, load_replay, replay_entries  # noqa: E402
+from companion.platform.registry import get_game  # noqa: E402
+from companion.platform.play import _cache, load_replay, replay_entries  # noqa: E402
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
          "full_house", "small_straight", "large_straight", "dicez", "chance"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import socket
 
-from .web.qr import terminal_qr
+from .platform.qr import terminal_qr
 
 
 def interface_addresses() -> list[str]:

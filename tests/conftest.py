@@ -11,8 +11,11 @@ import uuid
 import pytest
 from sqlalchemy import create_engine, text
 
+import companion.games  # noqa: F401  (registers every game, as the app does)
 from companion import create_app
-from companion.storage import normalize_url
+from companion.platform.storage import normalize_url
+
+pytest_plugins = ["tests.browser_fixtures"]
 
 DB_KINDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 

@@ -1,0 +1,52 @@
+"""Dice and Slice: roll and write on a 12 x 9 pizza sheet. Rules: `rules/` (DS-n in
+seeds/dice-and-slice.md); phone pages and the edition editor: `web.py`."""
+from __future__ import annotations
+
+import random
+
+from companion.platform.contract import Game, Viewer
+
+from . import rules
+from .rules import engine
+from .rules.edition import DIE_NAMES
+from .web import WEB
+
+
+class DiceAndSlice(Game):
+    id = "dice_and_slice"
+    title = "Dice and Slice"
+    min_players = 1
+    max_players = 6
+    entry_kinds = engine.ENTRY_KINDS
+    collections = ("editions",)
+    web = WEB
+
+    def normalize_options(self, options):
+        return engine.normalize_options(options)
+
+    def new_state(self, players, options):
+        return engine.new_state(players, options)
+
+    def apply(self, state, seat, entry):
+        return engine.apply(state, seat, entry)
+
+    def view(self, state, viewer: Viewer):
+        return rules.view(state, viewer.plays_for)  # every sheet is public
+
+    def waiting_for(self, state):
+        return engine.waiting_for(state)
+
+    def finished(self, state):
+        return engine.finished(state)
+
+    def winners(self, state):
+        return engine.winners(state)
+
+    def totals(self, state):
+        return engine.totals(state)
+
+    def sample_draft(self, state, seat, rng: random.Random) -> dict:
+        return {"faces": {d: rng.randint(1, 6) for d in DIE_NAMES}}
+
+
+GAME = DiceAndSlice()

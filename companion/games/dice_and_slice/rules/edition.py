@@ -1,0 +1,178 @@
+"""Dice and Slice editions: die faces, sheet sides, topping bonuses, slice points, as data.
+
+An edition is a JSON object (see companion/games/dice_and_slice/rules/default_edition.json):
+
+    {"label": str, "note": str,
+     "dice": {"A": [face, x6], "B": [face, x6]},        face = [[x, y], ...] on the 3 x 3 grid
+     "sides": {"A": side, "B": side},                    side = {"legend": {"M": "mushroom", ...},
+                                                                 "rows": [9 strings of 12 chars]}
+     "topping_bonuses": [{"toppings": ["olive", "mushroom"], "points": 5}, ...],
+     "slice_points": [15 ints: points for a slice of 1, 2, ..., 15 squares]}
+
+In a side's rows "." is a square without topping, any legend letter a square with that topping.
+`load_edition` validates everything and raises RuleError naming the first problem.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from companion.platform.contract import RuleError
+from .geometry import MAX_SLICE, SQ_H, SQ_W
+
+DEFAULT_PATH = Path(__file__).resolve().parent / "default_edition.json"
+DIE_NAMES = ("A", "B")
+SIDE_NAMES = ("A", "B")
+_KEYS = {"label", "note", "dice", "sides", "topping_bonuses", "slice_points"}
+
+
+@dataclass(frozen=True)
+class Bonus:
+    toppings: tuple[str, ...]  # sorted multiset of kinds
+    points: int
+
+
+@dataclass(frozen=True)
+class Edition:
+    label: str
+    note: str
+    dice: tuple[tuple[frozenset, ...], tuple[frozenset, ...]]  # die A faces, die B faces
+    sides: tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...]]  # (square, kind)
+    bonuses: tuple[Bonus, ...]
+    slice_points: tuple[int, ...]  # index size - 1
+    data: dict  # the canonical JSON form, as stored with a table
+
+    def face(self, die: str, number: int) -> frozenset:
+        return self.dice[DIE_NAMES.index(die)][number - 1]
+
+    def toppings(self, side: str) -> dict[int, str]:
+        return dict(self.sides[SIDE_NAMES.index(side)])
+
+    def points_for(self, size: int) -> int:
+        return self.slice_points[size - 1] if 1 <= size <= MAX_SLICE else 0
+
+    # lru_cache needs hashing; editions are compared by their canonical data
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.data, sort_keys=True))
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _fail(msg: str):
+    raise RuleError(f"Edition problem: {msg}.")
+
+
+def _face(die: str, n: int, raw) -> frozenset:
+    where = f"die {die} face {n}"
+    if not isinstance(raw, list) or not raw:
+        _fail(f"{where} must be a non-empty list of [x, y] dots")
+    dots = set()
+    for d in raw:
+        if not (isinstance(d, list) and len(d) == 2 and all(_is_int(c) for c in d)):
+            _fail(f"{where}: {d!r} is not an [x, y] pair of whole numbers")
+        x, y = d
+        if not (0 <= x <= 2 and 0 <= y <= 2):
+            _fail(f"{where}: dot ({x},{y}) is outside the 3 × 3 grid")
+        if (x, y) in dots:
+            _fail(f"{where}: dot ({x},{y}) is listed twice")
+        dots.add((x, y))
+    return frozenset(dots)
+
+
+def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
+    where = f"side {name}"
+    if not isinstance(raw, dict) or set(raw) != {"legend", "rows"}:
+        _fail(f"{where} must be an object with exactly 'legend' and 'rows'")
+    legend, rows = raw["legend"], raw["rows"]
+    if not isinstance(legend, dict):
+        _fail(f"{where}: legend must map one letter to a topping name")
+    for k, v in legend.items():
+        if len(k) != 1 or k == "." or k.isspace():
+            _fail(f"{where}: legend key {k!r} must be a single letter other than '.'")
+        if not isinstance(v, str) or not v.strip():
+            _fail(f"{where}: legend {k!r} needs a topping name")
+    if not isinstance(rows, list) or len(rows) != SQ_H:
+        _fail(f"{where}: rows must be a list of {SQ_H} strings (one per row of squares)")
+    out = []
+    for cy, row in enumerate(rows):
+        if not isinstance(row, str) or len(row) != SQ_W:
+            _fail(f"{where}: row {cy} must be a string of {SQ_W} characters")
+        for cx, ch in enumerate(row):
+            if ch == ".":
+                continue
+            if ch not in legend:
+                _fail(f"{where}: square ({cx},{cy}) has {ch!r}, which is not in the legend")
+            out.append((cy * SQ_W + cx, legend[ch].strip()))
+    return tuple(out)
+
+
+def load_edition(data) -> Edition:
+    """Validate an edition (dict) and build it; RuleError names the first problem found."""
+    if not isinstance(data, dict):
+        _fail("an edition must be a JSON object")
+    unknown = set(data) - _KEYS
+    if unknown:
+        _fail(f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    missing = _KEYS - set(data)
+    if missing:
+        _fail(f"missing key(s) {', '.join(sorted(missing))}")
+    if not isinstance(data["label"], str) or not data["label"].strip():
+        _fail("'label' must be a non-empty text")
+    if not isinstance(data["note"], str):
+        _fail("'note' must be a text (it may be empty)")
+    dice_raw = data["dice"]
+    if not isinstance(dice_raw, dict) or set(dice_raw) != set(DIE_NAMES):
+        _fail("'dice' must have exactly die 'A' and die 'B'")
+    dice = []
+    for die in DIE_NAMES:
+        faces = dice_raw[die]
+        if not isinstance(faces, list) or len(faces) != 6:
+            _fail(f"die {die} must have exactly 6 faces")
+        dice.append(tuple(_face(die, i + 1, f) for i, f in enumerate(faces)))
+    sides_raw = data["sides"]
+    if not isinstance(sides_raw, dict) or set(sides_raw) != set(SIDE_NAMES):
+        _fail("'sides' must have exactly side 'A' and side 'B'")
+    sides = tuple(_side(s, sides_raw[s]) for s in SIDE_NAMES)
+    kinds = {k for side in sides for _, k in side}
+    bonuses_raw = data["topping_bonuses"]
+    if not isinstance(bonuses_raw, list):
+        _fail("'topping_bonuses' must be a list")
+    bonuses, seen = [], set()
+    for i, b in enumerate(bonuses_raw, 1):
+        where = f"topping bonus {i}"
+        if not isinstance(b, dict) or set(b) != {"toppings", "points"}:
+            _fail(f"{where} must be an object with exactly 'toppings' and 'points'")
+        tops, pts = b["toppings"], b["points"]
+        if not isinstance(tops, list) or not tops or not all(isinstance(t, str) for t in tops):
+            _fail(f"{where}: 'toppings' must be a non-empty list of topping names")
+        for t in tops:
+            if t not in kinds:
+                _fail(f"{where}: topping {t!r} appears on neither sheet side")
+        if not _is_int(pts) or pts < 0:
+            _fail(f"{where}: points must be a whole number of at least 0")
+        key = tuple(sorted(tops))
+        if key in seen:
+            _fail(f"{where} repeats an earlier bonus's toppings")
+        seen.add(key)
+        bonuses.append(Bonus(key, pts))
+    sp = data["slice_points"]
+    if not isinstance(sp, list) or len(sp) != MAX_SLICE or not all(_is_int(p) and p >= 0 for p in sp):
+        _fail(f"'slice_points' must list {MAX_SLICE} whole numbers (points for 1..{MAX_SLICE} squares)")
+    canonical = json.loads(json.dumps(data))  # a private deep copy
+    return Edition(
+        data["label"], data["note"], (dice[0], dice[1]), sides, tuple(bonuses), tuple(sp), canonical
+    )
+
+
+@lru_cache(maxsize=1)
+def default_edition() -> Edition:
+    with open(DEFAULT_PATH, encoding="utf-8") as f:
+        return load_edition(json.load(f))
+
+
+def default_edition_data() -> dict:
+    return json.loads(json.dumps(default_edition().data))

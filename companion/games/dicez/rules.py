@@ -1,0 +1,436 @@
+"""DiceZ: five dice, thirteen boxes, a Yahtzee relative.
+
+The dice are real: every player enters their own result, so each seat fills its own
+sheet and no turn order is enforced. Rule numbers (DZ-n) refer to seeds/dicez.md.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from companion.platform.contract import MalformedEntry, RuleError
+
+UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
+LOWER = (
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "dicez",
+    "chance",
+)
+BOXES = UPPER + LOWER
+
+BOX_LABELS = {
+    "ones": "Ones",
+    "twos": "Twos",
+    "threes": "Threes",
+    "fours": "Fours",
+    "fives": "Fives",
+    "sixes": "Sixes",
+    "three_of_a_kind": "3 of a Kind",
+    "four_of_a_kind": "4 of a Kind",
+    "full_house": "Full House",
+    "small_straight": "Small Straight",
+    "large_straight": "Large Straight",
+    "dicez": "DiceZ",
+    "chance": "Chance",
+}
+
+FULL_HOUSE_SCORE = 25
+SMALL_STRAIGHT_SCORE = 30
+LARGE_STRAIGHT_SCORE = 40
+DICEZ_SCORE = 50
+UPPER_BONUS = 35
+UPPER_BONUS_THRESHOLD = 63
+EXTRA_DICEZ_BONUS = 100
+DICE_PER_ROLL = 5
+MAX_ROLLS_PER_TURN = 3
+MIN_PLAYERS, MAX_PLAYERS = 1, 10
+
+FACE_OF = {box: face for face, box in enumerate(UPPER, start=1)}
+
+BOX_MAX = {
+    **{box: face * DICE_PER_ROLL for box, face in FACE_OF.items()},
+    "three_of_a_kind": 6 * DICE_PER_ROLL,
+    "four_of_a_kind": 6 * DICE_PER_ROLL,
+    "full_house": FULL_HOUSE_SCORE,
+    "small_straight": SMALL_STRAIGHT_SCORE,
+    "large_straight": LARGE_STRAIGHT_SCORE,
+    "dicez": DICEZ_SCORE,
+    "chance": 6 * DICE_PER_ROLL,
+}
+
+SMALL_STRAIGHTS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+LARGE_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+
+OPTIONS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
+
+# Entries may carry the platform's idempotency "key"; it means nothing to the rules.
+IGNORED_ENTRY_KEYS = {"key"}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's scoresheet. `scores` follows BOXES; None marks an open box."""
+
+    scores: tuple[int | None, ...] = (None,) * len(BOXES)
+    extra_bonus: int = 0
+    # This turn's rolls, only recorded with the roll_by_roll option.
+    rolls: tuple[tuple[int, ...], ...] = ()
+
+    def by_box(self) -> dict[str, int | None]:
+        return dict(zip(BOXES, self.scores))
+
+    @property
+    def filled(self) -> int:
+        return sum(score is not None for score in self.scores)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(score or 0 for score in self.scores[: len(UPPER)])
+
+    @property
+    def lower_total(self) -> int:
+        return sum(score or 0 for score in self.scores[len(UPPER) :])
+
+    @property
+    def upper_bonus(self) -> int:
+        return UPPER_BONUS if self.upper_total >= UPPER_BONUS_THRESHOLD else 0
+
+    @property
+    def total(self) -> int:
+        return self.upper_total + self.lower_total + self.upper_bonus + self.extra_bonus
+
+
+@dataclass(frozen=True)
+class State:
+    # (name, enabled) pairs in OPTIONS order: a dict would not be immutable.
+    options: tuple[tuple[str, bool], ...]
+    sheets: tuple[Sheet, ...]
+
+    def option(self, name: str) -> bool:
+        return dict(self.options)[name]
+
+
+# --- validation ---------------------------------------------------------------
+
+
+def normalize_options(options: Mapping[str, Any] | None) -> dict[str, bool]:
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RuleError("DiceZ options must be a set of named on/off switches.")
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise RuleError(f"DiceZ has no option {name!r}; the options are: {', '.join(OPTIONS)}.")
+        if not isinstance(value, bool):
+            raise RuleError(f"Option {name!r} must be true or false; got {value!r}.")
+    return {name: options.get(name, False) for name in OPTIONS}
+
+
+def _is_int(value: Any) -> bool:
+    # JSON true/false arrive as bool, which Python counts as int; they are not numbers here.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_dice(dice: Any) -> tuple[int, ...]:
+    if not isinstance(dice, (list, tuple)):
+        raise MalformedEntry("Enter the dice as a list of 5 numbers.")
+    if len(dice) != DICE_PER_ROLL:
+        raise MalformedEntry(f"Enter exactly 5 dice; got {len(dice)}.")
+    for die in dice:
+        if not _is_int(die):
+            raise MalformedEntry(f"A die shows a whole number from 1 to 6; got {die!r}.")
+        if not 1 <= die <= 6:
+            raise RuleError(f"A die shows 1 to 6; got {die}.")
+    return tuple(dice)
+
+
+def _check_box(box: Any) -> str:
+    if not isinstance(box, str) or box not in BOX_LABELS:
+        raise MalformedEntry(f"There is no box {box!r}; choose one of: {', '.join(BOXES)}.")
+    return box
+
+
+def _check_seat(state: State, seat: Any) -> int:
+    if not _is_int(seat) or not 0 <= seat < len(state.sheets):
+        raise RuleError(f"There is no seat {seat!r} at this table.")
+    return seat
+
+
+def _check_held(held: Any) -> tuple[int, ...]:
+    if not isinstance(held, (list, tuple)):
+        raise MalformedEntry("List the held dice by position, 0 to 4.")
+    for index in held:
+        if not _is_int(index) or not 0 <= index < DICE_PER_ROLL:
+            raise MalformedEntry(f"A held die is named by its position 0 to 4; got {index!r}.")
+    if len(set(held)) != len(held):
+        raise RuleError("Each held die can be listed only once.")
+    return tuple(held)
+
+
+def _check_fields(entry: Mapping, allowed: set[str]) -> None:
+    for name in entry:
+        if name not in allowed and name not in IGNORED_ENTRY_KEYS:
+            raise MalformedEntry(f"A {entry['kind']} entry has no field {name!r}.")
+
+
+def _show(dice: tuple[int, ...]) -> str:
+    return " ".join(str(die) for die in dice)
+
+
+# --- scoring ------------------------------------------------------------------
+
+
+def _is_five_of_a_kind(dice: tuple[int, ...]) -> bool:
+    return len(set(dice)) == 1
+
+
+def _joker_scores_apply(dice: tuple[int, ...], sheet: Mapping[str, int | None]) -> bool:
+    """Under the joker rule, five of a kind fills Full House/straights at full value
+    once both the DiceZ box and the matching upper box are taken (DZ-17)."""
+    return (
+        _is_five_of_a_kind(dice)
+        and sheet.get("dicez") is not None
+        and sheet.get(UPPER[dice[0] - 1]) is not None
+    )
+
+
+def _joker_choices(dice: tuple[int, ...], sheet: Mapping[str, int | None]) -> set[str] | None:
+    """The boxes the forced joker order allows, or None when it puts no limit (DZ-17)."""
+    if not _is_five_of_a_kind(dice) or sheet.get("dicez") is None:
+        return None
+    matching_upper = UPPER[dice[0] - 1]
+    if sheet.get(matching_upper) is None:
+        return {matching_upper}
+    open_lower = {box for box in LOWER if sheet.get(box) is None}
+    if open_lower:
+        return open_lower
+    return {box for box in UPPER if sheet.get(box) is None}
+
+
+def score_box(
+    dice: Any,
+    box: str,
+    options: Mapping[str, Any] | None = None,
+    sheet: Mapping[str, int | None] | None = None,
+) -> int:
+    """What `box` would score for `dice`. `sheet` (box -> score or None) lets the joker
+    rule apply. This does not say whether the box may be chosen: see `preview`."""
+    dice = _check_dice(dice)
+    box = _check_box(box)
+    options = normalize_options(options)
+    counts = Counter(dice)
+    most_alike = max(counts.values())
+    faces = set(dice)
+    joker = options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet)
+
+    if box in FACE_OF:
+        return FACE_OF[box] * counts[FACE_OF[box]]
+    if box == "three_of_a_kind":
+        return sum(dice) if most_alike >= 3 else 0
+    if box == "four_of_a_kind":
+        return sum(dice) if most_alike >= 4 else 0
+    if box == "full_house":
+        real_full_house = sorted(counts.values()) == [2, 3]
+        five_counts = most_alike == 5 and (options["five_of_a_kind_full_house"] or joker)
+        return FULL_HOUSE_SCORE if real_full_house or five_counts else 0
+    if box == "small_straight":
+        straight = any(run <= faces for run in SMALL_STRAIGHTS)
+        return SMALL_STRAIGHT_SCORE if straight or joker else 0
+    if box == "large_straight":
+        return LARGE_STRAIGHT_SCORE if faces in LARGE_STRAIGHTS or joker else 0
+    if box == "dicez":
+        return DICEZ_SCORE if most_alike == 5 else 0
+    return sum(dice)  # chance
+
+
+def preview(state: State, seat: int, dice: Any) -> dict[str, int]:
+    """Score of every open box this seat may choose for `dice`, in BOXES order."""
+    sheet = state.sheets[_check_seat(state, seat)].by_box()
+    dice = _check_dice(dice)
+    options = dict(state.options)
+    allowed = _joker_choices(dice, sheet) if options["joker"] else None
+    return {
+        box: score_box(dice, box, options, sheet)
+        for box in BOXES
+        if sheet[box] is None and (allowed is None or box in allowed)
+    }
+
+
+def hints(state: State, seat: int, draft: Mapping) -> dict:
+    """What the seat's sheet previews for the dice it has tapped so far (`draft["dice"]`).
+
+    "boxes": the score every open box would take; "legal": the entries it could make now
+    (with roll-by-roll, the roll itself while fewer than three are recorded).
+    """
+    sheet = state.sheets[_check_seat(state, seat)]
+    dice = draft.get("dice")
+    if dice is None and state.option("roll_by_roll") and sheet.rolls:
+        dice = list(sheet.rolls[-1])
+    if dice is None or finished(state) or sheet.filled == len(BOXES):
+        return {"dice": None, "boxes": {}, "legal": []}
+    try:
+        boxes = preview(state, seat, dice)
+    except RuleError as exc:
+        return {"dice": None, "boxes": {}, "legal": [], "refusal": exc.reason}
+    candidates = [{"kind": "score", "category": box, "dice": list(dice)} for box in boxes]
+    if state.option("roll_by_roll"):
+        candidates.append({"kind": "roll", "dice": list(dice), "held": list(draft.get("held", []))})
+    legal = [entry for entry in candidates if _refusal(state, seat, entry) is None]
+    return {"dice": list(dice), "boxes": boxes, "legal": legal}
+
+
+def _refusal(state: State, seat: int, entry: dict) -> str | None:
+    try:
+        apply(state, seat, entry)
+    except RuleError as exc:
+        return exc.reason
+    return None
+
+
+# --- entries ------------------------------------------------------------------
+
+
+def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:
+    if not _is_int(player_count) or not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
+        raise RuleError(f"DiceZ is for {MIN_PLAYERS} to {MAX_PLAYERS} players; got {player_count!r}.")
+    return State(
+        options=tuple(normalize_options(options).items()),
+        sheets=(Sheet(),) * player_count,
+    )
+
+
+def apply(state: State, seat: int, entry: Any) -> State:
+    seat = _check_seat(state, seat)
+    if finished(state):
+        raise RuleError("The game is over.")
+    sheet = state.sheets[seat]
+    if sheet.filled == len(BOXES):
+        raise RuleError("Your sheet is full; wait for the others to finish.")
+    if not isinstance(entry, Mapping):
+        raise MalformedEntry("An entry must be a set of named fields.")
+    kind = entry.get("kind")
+    if kind == "score":
+        new_sheet = _score(state, sheet, entry)
+    elif kind == "roll":
+        new_sheet = _roll(state, sheet, entry)
+    else:
+        raise RuleError(f"DiceZ takes 'score' and 'roll' entries; got {kind!r}.")
+    return replace(state, sheets=state.sheets[:seat] + (new_sheet,) + state.sheets[seat + 1 :])
+
+
+def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
+    if not state.option("roll_by_roll"):
+        raise RuleError("This table enters only the final dice of each turn; roll-by-roll is off.")
+    _check_fields(entry, {"kind", "dice", "held"})
+    dice = _check_dice(entry.get("dice"))
+    held = _check_held(entry.get("held", []))
+    if not sheet.rolls:
+        if held:
+            raise RuleError("The first roll of a turn holds no dice.")
+    elif len(sheet.rolls) >= MAX_ROLLS_PER_TURN:
+        raise RuleError("You have rolled 3 times this turn; now fill a box.")
+    else:
+        previous = sheet.rolls[-1]
+        for index in held:
+            if dice[index] != previous[index]:
+                raise RuleError(
+                    f"Die {index + 1} was held at {previous[index]} but now shows {dice[index]}; "
+                    "a held die keeps its value."
+                )
+    return replace(sheet, rolls=sheet.rolls + (dice,))
+
+
+def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
+    _check_fields(entry, {"kind", "dice", "category"})
+    box = _check_box(entry.get("category"))
+    if state.option("roll_by_roll"):
+        if not sheet.rolls:
+            raise RuleError("Enter your roll before scoring it.")
+        last_roll = sheet.rolls[-1]
+        dice = _check_dice(entry["dice"]) if "dice" in entry else last_roll
+        if dice != last_roll:
+            raise RuleError(f"The scored dice must be your last roll: {_show(last_roll)}.")
+    else:
+        dice = _check_dice(entry.get("dice"))
+
+    scores = sheet.by_box()
+    if scores[box] is not None:
+        raise RuleError(f"{BOX_LABELS[box]} is already filled.")
+    options = dict(state.options)
+    if options["joker"]:
+        _check_joker_order(dice, box, scores)
+
+    extra_bonus = sheet.extra_bonus
+    if options["extra_dicez_bonus"] and _is_five_of_a_kind(dice) and scores["dicez"] == DICEZ_SCORE:
+        extra_bonus += EXTRA_DICEZ_BONUS
+    points = score_box(dice, box, options, scores)
+    new_scores = tuple(points if name == box else score for name, score in zip(BOXES, sheet.scores))
+    return Sheet(scores=new_scores, extra_bonus=extra_bonus, rolls=())
+
+
+def _check_joker_order(dice: tuple[int, ...], box: str, scores: Mapping[str, int | None]) -> None:
+    allowed = _joker_choices(dice, scores)
+    if allowed is None or box in allowed:
+        return
+    matching_upper = UPPER[dice[0] - 1]
+    if matching_upper in allowed:
+        raise RuleError(
+            f"Joker rule: five {dice[0]}s must go in {BOX_LABELS[matching_upper]} while it is open."
+        )
+    raise RuleError(f"Joker rule: five {dice[0]}s must go in an open lower box while there is one.")
+
+
+# --- reading the state ----------------------------------------------------------
+
+
+def finished(state: State) -> bool:
+    return all(sheet.filled == len(BOXES) for sheet in state.sheets)
+
+
+def totals(state: State) -> list[int]:
+    return [sheet.total for sheet in state.sheets]
+
+
+def winners(state: State) -> list[int]:
+    if not finished(state):
+        return []
+    scores = totals(state)
+    best = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == best]
+
+
+def waiting_for(state: State) -> list[int]:
+    """Seats still behind in the current round: those with the fewest boxes filled."""
+    if finished(state):
+        return []
+    fewest = min(sheet.filled for sheet in state.sheets)
+    return [seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest]
+
+
+def view(state: State, viewer: int | None = None) -> dict:
+    # Nothing is secret in DiceZ: every viewer sees the whole table.
+    return {
+        "players": [
+            {
+                "seat": seat,
+                "sheet": {
+                    **sheet.by_box(),
+                    "upper_bonus": sheet.upper_bonus,
+                    "extra_bonus": sheet.extra_bonus,
+                },
+                "upper_total": sheet.upper_total,
+                "lower_total": sheet.lower_total,
+                "total": sheet.total,
+                "filled": sheet.filled,
+                "rolls": [list(roll) for roll in sheet.rolls],
+            }
+            for seat, sheet in enumerate(state.sheets)
+        ],
+        "options": dict(state.options),
+        "finished": finished(state),
+    }

@@ -1,0 +1,58 @@
+"""Pizza Theory: toppings and secret cuts on a hexagonal pizza, 2-3 players. Rules: `rules/`
+(PT-n in seeds/pizza-theory.md); the board drawing: `drawing.py`; phone pages: `web.py`."""
+from __future__ import annotations
+
+import random
+
+from companion.platform.contract import Game, Viewer
+
+from . import rules
+from .rules import engine
+from .web import WEB
+
+
+class PizzaTheory(Game):
+    id = "pizza_theory"
+    title = "Pizza Theory"
+    min_players = 2
+    max_players = 3
+    entry_kinds = ("place", "cut", "neutral")
+    host_kinds = ("cut",)  # the host may enter the revealed dice of a seat that has not chosen
+    web = WEB
+
+    def normalize_options(self, options):
+        return engine.normalize_options(options)
+
+    def new_state(self, players, options):
+        return engine.new_state(players, options)
+
+    def apply(self, state, seat, entry):
+        return engine.apply(state, seat, entry)
+
+    def view(self, state, viewer: Viewer):
+        # PT-8: a pending cut is shown to its own seat's device only, never to a shared one
+        return rules.view(state, viewer.private_seat)
+
+    def secret(self, entry_seat, entry, before, now, viewer: Viewer):
+        return engine.secret(entry_seat, entry, before, now, viewer.private_seat)
+
+    def undo_refusal(self, seat, entry, before, now):
+        return engine.undo_refusal(seat, entry, before, now)
+
+    def waiting_for(self, state):
+        return engine.waiting_for(state)
+
+    def finished(self, state):
+        return engine.finished(state)
+
+    def winners(self, state):
+        return engine.winners(state)
+
+    def totals(self, state):
+        return engine.totals(state)
+
+    def sample_draft(self, state, seat, rng: random.Random) -> dict:
+        return {"line": rng.randint(1, 6)}
+
+
+GAME = PizzaTheory()

@@ -1,0 +1,176 @@
+"""The JSON API for other clients (documented in docs/api.md).
+
+Writes need `Authorization: Bearer <token>`: a seat token writes for its seat; the
+host token writes host actions, and for any seat when the table is pass-and-play.
+"""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, g, jsonify, request
+
+from . import auth
+from .context import join_url, players_summary, store
+from .contract import MalformedEntry, RuleError, Viewer
+from .registry import GAMES
+from .play import TableError, load_replay, new_table, record, visible_log
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+@api.errorhandler(TableError)
+def _table_error(exc: TableError):
+    return jsonify(error=exc.reason), exc.status
+
+
+@api.errorhandler(RuleError)
+def _rule_error(exc: RuleError):
+    return jsonify(error=exc.reason), 400 if isinstance(exc, MalformedEntry) else 422
+
+
+def _body(optional: bool = False) -> dict:
+    if optional and not request.get_data():
+        return {}
+    if b"\\u0000" in request.get_data():
+        raise TableError(400, "Text in a request may not contain the NUL character.")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # absurdly deep nesting: nothing a client means
+        data = None
+    if not isinstance(data, dict):
+        raise TableError(400, "Send a JSON object with Content-Type: application/json.")
+    return data
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[len("Bearer "):].strip() or None
+    return None
+
+
+def _writer(table, body: dict) -> tuple[int, bool]:
+    """(the seat this request writes for, whether the host writes it for them), from the token."""
+    token = _bearer()
+    if token is None:
+        raise TableError(401, "Send the seat token as 'Authorization: Bearer <token>'.")
+    seat = auth.seat_for_token(table, token)
+    if seat is not None:
+        if "seat" in body and body["seat"] != seat:
+            raise TableError(403, "A seat token writes only for its own seat.")
+        return seat, False
+    if secrets.compare_digest(token, table.host_token):
+        if not table.pass_and_play and body.get("kind") not in g.replay.game.host_kinds:
+            raise TableError(403, "The host writes for players only at a pass-and-play table.")
+        seat = body.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise TableError(400, f'Say which seat this is for: "seat" from 0 to {len(table.seats) - 1}.')
+        return seat, not table.pass_and_play
+    raise TableError(403, "That token does not belong to this table.")
+
+
+def _viewer(table) -> Viewer:
+    """Who reads: a seat's own client, the host (the shared device at pass-and-play) or anyone."""
+    token = _bearer()
+    seat = auth.seat_for_token(table, token)
+    if seat is not None:
+        return Viewer.own(seat)
+    if token and secrets.compare_digest(token, table.host_token):
+        return Viewer.shared() if table.pass_and_play else Viewer.host()
+    return Viewer.table()
+
+
+@api.post("/tables")
+def create_table():
+    body = _body()
+    game = body.get("game")
+    if not isinstance(game, str):
+        raise TableError(400, f'"game" must name a game, one of: {", ".join(GAMES)}.')
+    pass_and_play = body.get("pass_and_play", False)
+    if not isinstance(pass_and_play, bool):
+        raise TableError(400, '"pass_and_play" must be true or false.')
+    table = new_table(store(), game, body.get("players"), body.get("options"), pass_and_play)
+    return jsonify(
+        code=table.code,
+        join_url=join_url(table.code),
+        host_token=table.host_token,
+        game_no=table.current_game,
+        seats=[{"seat": s.seat, "name": s.name, "token": s.token} for s in table.seats],
+    ), 201
+
+
+@api.get("/tables/<code>")
+def table_state(code):
+    table, rep = g.table, g.replay
+    viewer = _viewer(table)
+    # the viewer is part of the tag: two viewers may be shown different things of one version
+    etag = f'"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
+    if request.if_none_match.contains(etag.strip('"')):
+        return "", 304, {"ETag": etag}
+    view = rep.game.view(rep.state, viewer)
+    resp = jsonify(
+        code=table.code,
+        game=rep.game.id,
+        game_no=table.current_game,
+        version=rep.version,
+        finished=rep.finished,
+        winners=list(rep.game.winners(rep.state)),
+        waiting_for=list(rep.game.waiting_for(rep.state)),
+        pass_and_play=table.pass_and_play,
+        players=players_summary(rep, table, view),
+        view=view,
+    )
+    resp.headers["ETag"] = etag
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@api.post("/tables/<code>/entries")
+def add_entry(code):
+    table = g.table
+    body = _body()
+    seat, by_host = _writer(table, body)
+    entry = {k: v for k, v in body.items() if k not in ("key", "seat")}
+    if entry.get("kind") == "undo":
+        raise TableError(400, "Undo has its own endpoint: POST /api/tables/<code>/undo.")
+    saved, _, created = record(store(), table, seat, entry, body.get("key"), replay=g.replay, by_host=by_host)
+    return _answer(jsonify(seq=saved.seq, version=saved.seq), created)
+
+
+@api.post("/tables/<code>/undo")
+def undo(code):
+    table = g.table
+    body = _body(optional=True)
+    seat, by_host = _writer(table, body)
+    if by_host:
+        raise TableError(403, "Only a player (or the host at a pass-and-play table) can undo their entry.")
+    saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
+    return _answer(jsonify(seq=saved.seq, undone=saved.payload["target"], version=saved.seq), created)
+
+
+def _answer(resp, created: bool):
+    """A repeated idempotency key gets the first answer again, marked as a replay."""
+    if not created:
+        resp.headers["Idempotent-Replayed"] = "true"
+    return resp, 201
+
+
+@api.get("/tables/<code>/entries")
+def entries(code):
+    table = g.table
+    game_no = request.args.get("game", type=int) or table.current_game
+    rep = load_replay(store(), table, game_no)
+    return jsonify(code=table.code, game=rep.game.id, game_no=game_no, version=rep.version,
+                   entries=visible_log(rep, _viewer(table)))
+
+
+@api.post("/tables/<code>/rematch")
+def rematch(code):
+    table = g.table
+    token = _bearer()
+    if not token or not secrets.compare_digest(token, table.host_token):
+        raise TableError(403, "Only the host can start a rematch.")
+    if not g.replay.finished:
+        raise TableError(409, "The game is still being played.")
+    game_no = store().start_next_game(table.code, table.current_game)
+    return jsonify(code=table.code, game_no=game_no), 201

@@ -1,0 +1,171 @@
+"""What a request at a table is about, loaded once: `g.table`, `g.seat`, `g.host`, `g.replay`.
+
+As flaskr loads `g.user` before every request, every route with a `<code>` in its URL (the
+platform's and the games' own) gets the table, the seat this browser holds and whether it is the
+host's, and the current game's replay; decorators guard the seat and host routes. A game's web
+part gets one PlayContext instead of querying anything itself.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from functools import cached_property
+
+from flask import abort, current_app, g, request, url_for
+
+from . import auth
+from .contract import Game, Viewer
+from .play import Replay, load_replay
+from .storage import CODE_ALPHABET, CODE_LENGTH, Store, TableInfo
+
+# endpoints that answer from a cheaper query than a replay (a phone polls every second)
+LIGHT_ENDPOINTS = {"pages.poll", "pages.join_qr"}
+
+
+def store() -> Store:
+    return current_app.extensions["store"]
+
+
+def valid_code(code: str) -> str | None:
+    """The table code in canonical form, or None if it cannot be one (checked before any query)."""
+    code = code.strip().upper() if isinstance(code, str) else ""
+    if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+        return code
+    return None
+
+
+def get_table(code: str) -> TableInfo:
+    canonical = valid_code(code)
+    table = store().table(canonical) if canonical else None
+    if table is None:
+        abort(404, f"There is no table {code[:12]!s}." if code.isprintable() else "There is no such table.")
+    return table
+
+
+def load_table_context() -> None:
+    """before_request: fill g for any route whose URL names a table."""
+    code = (request.view_args or {}).get("code")
+    if code is None or request.endpoint in LIGHT_ENDPOINTS:
+        return
+    g.table = get_table(code)
+    g.seat = auth.my_seat(g.table)
+    g.host = auth.is_host(g.table)
+    g.replay = load_replay(store(), g.table)
+
+
+def reload_replay() -> Replay:
+    g.replay = load_replay(store(), g.table)
+    return g.replay
+
+
+def sheet_viewer(table: TableInfo, seat: int) -> Viewer:
+    """Who looks at seat `seat`'s page: its own phone, or the device passed round the table."""
+    if g.seat == seat and not table.pass_and_play:
+        return Viewer.own(seat)
+    return Viewer.shared(seat)
+
+
+def screen_viewer() -> Viewer:
+    """Who looks at a page of the whole table (the table view, the host screen)."""
+    if g.get("host") and g.table.pass_and_play:
+        return Viewer.shared()
+    return Viewer.host() if g.get("host") else Viewer.table()
+
+
+def check_seat_number(seat: int) -> None:
+    if not 0 <= seat < len(g.table.seats):
+        abort(404, f"Table {g.table.code} has no seat {seat}.")
+
+
+def may_play(seat: int) -> bool:
+    """A phone may write for a seat it holds, and the host for every seat in pass-and-play."""
+    return g.seat == seat or (g.table.pass_and_play and g.host)
+
+
+def seat_required(view):
+    """The route's `seat` must be held by this browser (or it is the pass-and-play device)."""
+    @functools.wraps(view)
+    def wrapped(*args, seat, **kwargs):
+        check_seat_number(seat)
+        if not may_play(seat):
+            abort(403, f"This phone does not hold {g.table.seats[seat].name}'s seat. Join the table first.")
+        return view(*args, seat=seat, **kwargs)
+    return wrapped
+
+
+def host_required(view):
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        if not g.host:
+            abort(403, "Only the host can do that.")
+        return view(*args, **kwargs)
+    return wrapped
+
+
+@dataclass
+class PlayContext:
+    """Everything a game's web part draws from: the table, the replay and who is looking."""
+
+    table: TableInfo
+    replay: Replay
+    viewer: Viewer
+
+    @property
+    def game(self) -> Game:
+        return self.replay.game
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose sheet this is (None on the table view)."""
+        return self.viewer.plays_for
+
+    @property
+    def options(self) -> dict:
+        return self.replay.info.options
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.table.seats]
+
+    @property
+    def finished(self) -> bool:
+        return self.replay.finished
+
+    @cached_property
+    def view(self) -> dict:
+        return self.game.view(self.replay.state, self.viewer)
+
+    def hints(self, draft) -> dict:
+        return self.game.hints(self.replay.state, self.seat, draft)
+
+    def sheet_url(self, **args) -> str:
+        return url_for("pages.sheet", code=self.table.code, seat=self.seat, **args)
+
+
+def play_context(viewer: Viewer) -> PlayContext:
+    return PlayContext(g.table, g.replay, viewer)
+
+
+def absolute_url(path: str) -> str:
+    """A full address for `path` that phones can open: PUBLIC_URL if set, else how this request came in."""
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path
+
+
+def join_url(code: str) -> str:
+    return absolute_url(url_for("pages.join", code=code))
+
+
+def players_summary(rep: Replay, table: TableInfo, view: dict) -> list[dict]:
+    """Seat, name and total of every player, with the sheet the view gives each (for the API and exports)."""
+    totals = rep.game.totals(rep.state)
+    vplayers = view.get("players")
+    if not isinstance(vplayers, list):
+        vplayers = []
+    out = []
+    for s in table.seats:
+        item = {"seat": s.seat, "name": s.name, "total": totals[s.seat]}
+        if s.seat < len(vplayers) and isinstance(vplayers[s.seat], dict) and "sheet" in vplayers[s.seat]:
+            item["sheet"] = vplayers[s.seat]["sheet"]
+        out.append(item)
+    return out

@@ -1,0 +1,162 @@
+"""The contract between the platform and a game.
+
+A game is one folder under `companion/games/`. Its rules are pure (no Flask, no database); the
+platform keeps the entry log, rebuilds a state by replaying it, and only ever hands a state back
+to the game that made it. The platform never reads a state's attributes: everything a page or
+the API shows comes from `view` and `hints`, and every refusal a player reads is the text the
+rules raised.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+State = Any  # a game's own immutable value; opaque to the platform
+
+
+class RuleError(ValueError):
+    """An entry the rules do not allow. `reason` is shown to the player as is."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class MalformedEntry(RuleError):
+    """An entry of the wrong shape (missing field, wrong type): the API answers 400, not 422."""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking, as the platform knows it. Secrecy is decided by the game from this.
+
+    kind:
+      "seat"   a seat's own device (`seat` is that seat)
+      "shared" the one device of a pass-and-play table, passed from hand to hand (`seat` is the
+               seat whose page is open, or None); whoever holds it next may read what it shows
+      "table"  the table view (a TV, a tablet, anyone with the code)
+      "host"   the host's screen at a table that is not pass-and-play
+    """
+
+    kind: str
+    seat: int | None = None
+
+    KINDS: ClassVar[tuple[str, ...]] = ("seat", "shared", "table", "host")
+
+    def __post_init__(self):
+        if self.kind not in self.KINDS:
+            raise ValueError(f"unknown viewer kind {self.kind!r}")
+        if self.kind == "seat" and self.seat is None:
+            raise ValueError("a seat viewer needs its seat")
+
+    @classmethod
+    def own(cls, seat: int) -> "Viewer":
+        return cls("seat", seat)
+
+    @classmethod
+    def shared(cls, seat: int | None = None) -> "Viewer":
+        return cls("shared", seat)
+
+    @classmethod
+    def table(cls) -> "Viewer":
+        return cls("table")
+
+    @classmethod
+    def host(cls) -> "Viewer":
+        return cls("host")
+
+    @property
+    def private_seat(self) -> int | None:
+        """The seat whose private choices this viewer may see: only a seat's own device has one."""
+        return self.seat if self.kind == "seat" else None
+
+    @property
+    def plays_for(self) -> int | None:
+        """The seat whose sheet is drawn for this viewer (None for the table view and the host)."""
+        return self.seat if self.kind in ("seat", "shared") else None
+
+
+class Game(ABC):
+    """One game, as the platform sees it. Subclass it in the game's folder and register an instance
+    in `companion/games/__init__.py`.
+
+    Entries are JSON objects with a "kind" (one of `entry_kinds`); the platform adds nothing to
+    them but strips its own idempotency "key". States must never be mutated: `apply` returns a
+    new one.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    entry_kinds: ClassVar[tuple[str, ...]]
+    # kinds the host may enter for a seat that has not entered them yet, at any table
+    host_kinds: ClassVar[tuple[str, ...]] = ()
+    # the game's phone pages (a platform.gameweb.GameWeb), set by the game's folder
+    web: Any = None
+    # named document collections the game keeps in the platform's store (e.g. editions)
+    collections: ClassVar[tuple[str, ...]] = ()
+
+    # ---- setting up ----------------------------------------------------------------
+    @abstractmethod
+    def normalize_options(self, options: dict) -> dict:
+        """Options from a client -> complete options with defaults; raises RuleError."""
+
+    @abstractmethod
+    def new_state(self, players: int, options: dict) -> State:
+        """The state before the first entry, for `players` seats and normalised options."""
+
+    # ---- entries ---------------------------------------------------------------------
+    @abstractmethod
+    def apply(self, state: State, seat: int | None, entry: dict) -> State:
+        """The state after `seat` enters `entry`; raises RuleError (MalformedEntry for a bad shape)."""
+
+    def check(self, state: State, seat: int | None, entry: dict) -> str | None:
+        """Why `entry` is refused, or None if `apply` would take it. The text is apply's own."""
+        try:
+            self.apply(state, seat, entry)
+        except RuleError as exc:
+            return exc.reason
+        return None
+
+    def undo_refusal(self, seat: int, entry: dict, before: State, now: State) -> str | None:
+        """Why this logged entry may no longer be undone (None: it may), beyond "later entries
+        depend on it", which the platform finds by replaying without it."""
+        return None
+
+    # ---- what each viewer sees -------------------------------------------------------
+    @abstractmethod
+    def view(self, state: State, viewer: Viewer) -> dict:
+        """Everything the pages draw for `viewer`, JSON-serialisable; never what it may not see."""
+
+    def hints(self, state: State, seat: int, draft: dict) -> dict:
+        """Previews for `seat` while it composes an entry: `draft` is what it has tapped so far.
+        The answer is JSON-serialisable; it may name the legal entries under "legal"."""
+        return {}
+
+    def secret(self, entry_seat: int | None, entry: dict, before: State, now: State, viewer: Viewer) -> bool:
+        """Is this logged entry still hidden from `viewer`? (a choice kept secret until a reveal)"""
+        return False
+
+    # ---- progress and result ---------------------------------------------------------
+    @abstractmethod
+    def waiting_for(self, state: State) -> list[int]:
+        """The seats the game is waiting for right now."""
+
+    @abstractmethod
+    def finished(self, state: State) -> bool:
+        """Is the game over?"""
+
+    @abstractmethod
+    def winners(self, state: State) -> list[int]:
+        """The winning seats once finished (several on a tie; none while playing or if all lose)."""
+
+    @abstractmethod
+    def totals(self, state: State) -> list[int]:
+        """Each seat's score as it stands."""
+
+    def sample_draft(self, state: State, seat: int, rng) -> dict:
+        """A draft a player at the table could have tapped now: what the real dice might show, a
+        random tap. With `hints(...)["legal"]` it drives random playouts (the contract suite)."""
+        return {}

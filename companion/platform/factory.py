@@ -1,0 +1,96 @@
+"""The app factory: configuration, storage, the platform's blueprints and every registered game's."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, abort, jsonify, render_template, request
+from htmx_flask import Htmx
+from werkzeug.exceptions import HTTPException
+
+from . import auth
+from .api import api
+from .context import load_table_context
+from .pages import pages
+from .registry import GAMES
+from .storage import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _secret_key(instance: Path) -> str:
+    # Kept in the instance folder so every process and every restart signs cookies alike.
+    path = instance / "secret_key"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(secrets.token_hex(32))
+        try:
+            os.link(tmp, path)  # atomic: the first process to start wins
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask("companion", instance_path=str(ROOT / "instance"),
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        DATABASE_URL=os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'companion.sqlite'}",
+        MAX_CONTENT_LENGTH=256 * 1024,
+        PUBLIC_URL=os.environ.get("PUBLIC_URL"),
+        SECRET_KEY=os.environ.get("SECRET_KEY"),
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.extensions["store"] = Store(app.config["DATABASE_URL"])
+    register_web(app)
+    return app
+
+
+def refuse_nul():
+    """NUL cannot be stored as text (PostgreSQL refuses it): say so instead of failing later."""
+    texts = [request.path, *request.args.values()]
+    if request.method in ("POST", "PUT", "PATCH") and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        texts += request.form.values()
+    if any("\x00" in t for t in texts):
+        abort(400, "Text in a request may not contain the NUL character.")
+
+
+FRIENDLY = {
+    400: "That request was not understood.",
+    404: "There is nothing here. Check the table code.",
+    405: "That action is not possible here.",
+    413: "That request is too large.",
+}
+
+
+def http_error(exc: HTTPException):
+    own = exc.description if exc.description != type(exc).description else None
+    message = own or FRIENDLY.get(exc.code) or exc.name
+    if request.path.startswith("/api/"):
+        return jsonify(error=message), exc.code
+    return render_template("error.html", message=message, status=exc.code), exc.code
+
+
+def register_web(app: Flask) -> None:
+    Htmx(app)
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+    for game in GAMES.values():
+        if game.web is not None and game.web.blueprint is not None:
+            app.register_blueprint(game.web.blueprint)
+    app.before_request(refuse_nul)
+    app.before_request(auth.check_csrf)
+    app.before_request(load_table_context)
+    app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
+    app.register_error_handler(HTTPException, http_error)

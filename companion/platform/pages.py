@@ -1,0 +1,361 @@
+"""HTML pages: start a table, join it, play on a phone, watch the table, history and export.
+
+Every route with a `<code>` finds `g.table`, `g.seat`, `g.host` and `g.replay` loaded (context.py).
+A game's pages are drawn from a PlayContext by the game's own GameWeb; this module names no game.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+
+from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
+from htmx_flask import make_response as htmx_response
+
+from . import auth
+from .context import (PlayContext, absolute_url, check_seat_number, host_required, join_url, players_summary,
+                      play_context, reload_replay, screen_viewer, seat_required, sheet_viewer, store, valid_code)
+from .contract import RuleError, Viewer
+from .play import TableError, load_replay, new_table, record, visible_log
+from .qr import qr_svg, terminal_qr
+from .registry import GAMES, get_game
+
+pages = Blueprint("pages", __name__)
+
+
+def _playable_games():
+    return [game for game in GAMES.values() if game.web is not None]
+
+
+# ---- starting a table -------------------------------------------------------
+@pages.get("/")
+def home():
+    return render_template("home.html", games=_playable_games(), error=None, form={})
+
+
+@pages.post("/tables")
+def create_table():
+    form = request.form
+    game_id = form.get("game", "")
+    names = [n for n in (form.get(f"player{i}", "") for i in range(12)) if n.strip()]
+    try:
+        if game_id not in GAMES or GAMES[game_id].web is None:
+            raise TableError(400, "Choose a game.")
+        options = GAMES[game_id].web.create_options(form)
+        table = new_table(store(), game_id, names, options, bool(form.get("pass_and_play")))
+    except (TableError, RuleError) as exc:
+        status = 422 if isinstance(exc, RuleError) else exc.status
+        return render_template("home.html", games=_playable_games(), error=exc.reason, form=form), status
+    if current_app.config.get("ANNOUNCE_TABLES"):
+        announce_table(table.code, GAMES[table.game].title, join_url(table.code))
+    resp = redirect(url_for("pages.host", code=table.code), code=303)
+    auth.set_cookie(resp, auth.host_cookie(table.code), table.host_token)
+    return resp
+
+
+def announce_table(code: str, title: str, url: str) -> None:
+    """Print a new table's join address and QR code where the server runs (the host's laptop)."""
+    print(f"\n{title} table {code}: players join at {url}\n{terminal_qr(url)}", flush=True)
+
+
+# ---- the host's table screen ------------------------------------------------
+@pages.get("/t/<code>/host")
+def host(code):
+    if not g.host:
+        abort(403, "Only the phone that started this table can open the host screen.")
+    return render_template("table/host.html", join_url=join_url(g.table.code), **_page_vars(play_context(screen_viewer())))
+
+
+@pages.post("/t/<code>/host/pass-and-play")
+@host_required
+def toggle_pass_and_play(code):
+    store().set_pass_and_play(g.table.code, request.form.get("on") == "1")
+    return redirect(url_for("pages.host", code=g.table.code), code=303)
+
+
+@pages.post("/t/<code>/seats/<int:seat>/handover")
+@host_required
+def handover(code, seat):
+    check_seat_number(seat)
+    token = store().reissue_seat_token(g.table.code, seat)
+    link = absolute_url(url_for("pages.claim", code=g.table.code, seat=seat, token=token))
+    return render_template("table/handover.html", table=g.table, seat=g.table.seats[seat], link=link,
+                           svg=qr_svg(link))
+
+
+@pages.get("/t/<code>/claim/<int:seat>/<token>")
+def claim(code, seat, token):
+    check_seat_number(seat)
+    if auth.seat_for_token(g.table, token) != seat:
+        abort(403, "This seat link is no longer valid. Ask the host for a new one.")
+    resp = redirect(url_for("pages.sheet", code=g.table.code, seat=seat), code=303)
+    auth.set_cookie(resp, auth.seat_cookie(g.table.code), token)
+    return resp
+
+
+@pages.get("/t/<code>/qr.svg")
+def join_qr(code):
+    canonical = valid_code(code)
+    if canonical is None or store().table(canonical) is None:
+        abort(404, "There is no such table.")
+    return Response(qr_svg(join_url(canonical)), mimetype="image/svg+xml")
+
+
+@pages.post("/t/<code>/rematch")
+@host_required
+def rematch(code):
+    if not g.replay.finished:
+        abort(409, "Finish this game before starting a rematch.")
+    store().start_next_game(g.table.code, g.table.current_game)
+    back = request.form.get("next") or ""
+    if not back.startswith("/") or back.startswith("//"):  # only back into this app
+        back = url_for("pages.host", code=g.table.code)
+    return redirect(back, code=303)
+
+
+# ---- joining ---------------------------------------------------------------
+def _join_page(error=None, status=200):
+    return render_template("table/join.html", table=g.table, mine=g.seat, host=g.host, error=error), status
+
+
+@pages.get("/t/<code>")
+def join(code):
+    if code != g.table.code:
+        return redirect(url_for("pages.join", code=g.table.code))
+    return _join_page()
+
+
+@pages.post("/t/<code>/join")
+def take_seat(code):
+    table = g.table
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        seat = -1
+    if not 0 <= seat < len(table.seats):
+        return _join_page("Choose one of the seats.", 400)
+    if g.seat == seat:
+        return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+    if not store().claim_seat(table.code, seat):
+        return _join_page(f"{table.seats[seat].name}'s seat is already taken. "
+                          "If that is you on a new phone, ask the host to hand the seat over.", 409)
+    if g.seat is not None:  # tapped the wrong name before: that seat is free again
+        store().release_seat(table.code, g.seat)
+    resp = redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+    auth.set_cookie(resp, auth.seat_cookie(table.code), table.seats[seat].token)
+    return resp
+
+
+# ---- a player's sheet ----------------------------------------------------------
+@pages.get("/t/<code>/s/<int:seat>")
+@seat_required
+def sheet(code, seat):
+    return _sheet_page(seat, request.args)
+
+
+@pages.get("/t/<code>/s/<int:seat>/sheet")
+@seat_required
+def sheet_fragment(code, seat):
+    return _render_sheet(seat, request.args)
+
+
+@pages.post("/t/<code>/s/<int:seat>/preview")
+@seat_required
+def preview(code, seat):
+    """What the taps so far would do: htmx gets only the part a draft changes, a plain POST the page."""
+    if not request.htmx:
+        return _sheet_page(seat, request.form)
+    ctx = play_context(sheet_viewer(g.table, seat))
+    web = ctx.game.web
+    return render_template(web.preview_template or web.sheet_template, **_sheet_vars(ctx, request.form))
+
+
+@pages.post("/t/<code>/s/<int:seat>/entries")
+@seat_required
+def add_entry(code, seat):
+    return _record_from_form(seat, lambda ctx: ctx.game.web.entry_from_form(request.form, ctx))
+
+
+@pages.post("/t/<code>/s/<int:seat>/undo")
+@seat_required
+def undo(code, seat):
+    return _record_from_form(seat, lambda ctx: {"kind": "undo"})
+
+
+def _record_from_form(seat, make_entry):
+    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST)."""
+    table = g.table
+    try:
+        entry = make_entry(play_context(sheet_viewer(table, seat)))
+        _, g.replay, _ = record(store(), table, seat, entry, request.form.get("key"), replay=g.replay)
+    except (RuleError, TableError) as exc:
+        return _refused(seat, exc)
+    if request.htmx:
+        # The poller learns the new version with the answer, so this phone's own entry does not
+        # come back as a "table changed" refresh racing the player's next taps.
+        poller = render_template("table/poller.html", poll_url=poll_url(table, g.replay), oob=True)
+        return _render_sheet(seat, {}) + poller
+    return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+
+
+def _refused(seat, exc):
+    status = 422 if isinstance(exc, RuleError) else exc.status
+    reload_replay()
+    if request.htmx:
+        return _render_sheet(seat, request.form, error=exc.reason), status
+    return _sheet_page(seat, request.form, error=exc.reason), status
+
+
+def _sheet_page(seat, form, error=None):
+    ctx = play_context(sheet_viewer(g.table, seat))
+    return render_template("table/sheet_page.html", **_sheet_vars(ctx, form, error))
+
+
+def _render_sheet(seat, form, error=None):
+    ctx = play_context(sheet_viewer(g.table, seat))
+    return render_template(ctx.game.web.sheet_template, **_sheet_vars(ctx, form, error))
+
+
+def _sheet_vars(ctx: PlayContext, form, error=None) -> dict:
+    """What a seat's sheet is drawn from: the game's own context plus what every sheet shows."""
+    return {"error": error, **ctx.game.web.sheet_context(ctx, form), **_page_vars(ctx)}
+
+
+def _page_vars(ctx: PlayContext) -> dict:
+    """What every page of a table gets, whichever game it plays."""
+    rep, seat = ctx.replay, ctx.seat
+    return {
+        "ctx": ctx, "table": ctx.table, "game": ctx.game, "web": ctx.game.web, "seat": seat,
+        "view": ctx.view,
+        "names": ctx.names,
+        "totals": rep.game.totals(rep.state),
+        "winners": rep.game.winners(rep.state),
+        "waiting_for": rep.game.waiting_for(rep.state),
+        "finished": rep.finished,
+        "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
+        "poll_url": poll_url(ctx.table, rep),
+        "is_host": g.host,
+        # a fresh idempotency key per rendered form: a double tap or a resent request applies once
+        "form_key": secrets.token_urlsafe(12),
+    }
+
+
+# ---- the table view and live updates --------------------------------------
+def poll_url(table, rep) -> str:
+    taken = sum(1 for s in table.seats if s.claimed)
+    return url_for("pages.poll", code=table.code, g=table.current_game, v=rep.version, s=taken)
+
+
+def _table_vars() -> dict:
+    ctx = play_context(screen_viewer())
+    return {**ctx.game.web.table_context(ctx), **_page_vars(ctx)}
+
+
+@pages.get("/t/<code>/view")
+def table_view(code):
+    return render_template("table/view.html", join_url=join_url(g.table.code), **_table_vars())
+
+
+@pages.get("/t/<code>/board")
+def board_fragment(code):
+    variables = _table_vars()
+    return render_template(variables["web"].table_template, **variables)
+
+
+@pages.get("/t/<code>/poll")
+def poll(code):
+    """204 with no body while nothing changed; otherwise a new poller and a change event."""
+    canonical = valid_code(code)
+    marker = store().poll_marker(canonical) if canonical else None
+    if marker is None:
+        abort(404)
+    game_no, version, taken = marker
+    seen_game = request.args.get("g", type=int)
+    seen = (seen_game, request.args.get("v", type=int), request.args.get("s", type=int))
+    if marker == seen:
+        return "", 204
+    new_url = url_for("pages.poll", code=canonical, g=game_no, v=version, s=taken)
+    body = render_template("table/poller.html", poll_url=new_url)
+    if seen_game is not None and game_no != seen_game:
+        return htmx_response(body, refresh=True)  # a rematch began: load the new game's page
+    return htmx_response(body, trigger="table-changed")
+
+
+# ---- history and export -----------------------------------------------------
+@pages.get("/history")
+def history():
+    return render_template("history.html", games=store().finished_games(), table=None,
+                           titles={gid: game.title for gid, game in GAMES.items()})
+
+
+@pages.get("/t/<code>/history")
+def table_history(code):
+    return render_template("history.html", games=[x for x in store().games(g.table.code) if x.finished_at],
+                           table=g.table, titles={gid: game.title for gid, game in GAMES.items()})
+
+
+def export_data(table, rep, viewer: Viewer) -> tuple[dict, list[dict]]:
+    """A game as exported: its facts and, per player, the sheet the viewer may see."""
+    players = players_summary(rep, table, rep.game.view(rep.state, viewer))
+    data = {
+        "code": table.code, "game": rep.game.id, "game_no": rep.info.game_no, "options": rep.info.options,
+        "started_at": rep.info.started_at.isoformat(),
+        "finished_at": rep.info.finished_at.isoformat() if rep.info.finished_at else None,
+        "finished": rep.finished, "winners": rep.game.winners(rep.state),
+        "players": players,
+        "entries": visible_log(rep, viewer),
+    }
+    return data, players
+
+
+@pages.get("/t/<code>/games/<int:game_no>/export.json")
+def export_json(code, game_no):
+    data, _ = export_data(g.table, _game_replay(game_no), Viewer.table())
+    resp = make_response(json.dumps(data, indent=2))
+    resp.mimetype = "application/json"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.json"'
+    return resp
+
+
+@pages.get("/t/<code>/games/<int:game_no>/export.csv")
+def export_csv(code, game_no):
+    rep = _game_replay(game_no)
+    _, players = export_data(g.table, rep, Viewer.table())
+    keys = _sheet_columns(players)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["seat", "name", *keys, "total", "winner"])
+    winners = set(rep.game.winners(rep.state))
+    for p in players:
+        sheet = p.get("sheet") or {}
+        w.writerow([p["seat"], _csv_text(p["name"]), *[("" if sheet.get(k) is None else sheet.get(k)) for k in keys],
+                    p["total"], "yes" if p["seat"] in winners else ""])
+    resp = make_response(out.getvalue())
+    resp.mimetype = "text/csv"
+    resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.csv"'
+    return resp
+
+
+def _sheet_columns(players) -> list[str]:
+    """The plain (not nested) fields of the players' sheets, in first-seen order."""
+    keys = []
+    for p in players:
+        for k, value in (p.get("sheet") or {}).items():
+            if k not in keys and not isinstance(value, (dict, list)):
+                keys.append(k)
+    return keys
+
+
+def _csv_text(text: str) -> str:
+    """Keep a spreadsheet from reading a player's name as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def _game_replay(game_no):
+    if not 1 <= game_no <= g.table.current_game:
+        abort(404, f"Table {g.table.code} has no game {game_no}.")
+    try:
+        return load_replay(store(), g.table, game_no)
+    except TableError as exc:
+        abort(exc.status, exc.reason)

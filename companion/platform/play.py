@@ -1,0 +1,262 @@
+"""Playing a game at a table: replay the log, check and record entries, undo.
+
+This is the one place that joins storage and the rules engines; the web layer and
+the JSON API both go through it.
+"""
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from .contract import Game, RuleError, Viewer
+from .registry import get_game
+from .storage import Conflict, Entry, GameInfo, Store, TableInfo
+
+UNDO = "undo"
+MAX_KEY_LENGTH = 100
+
+
+class TableError(Exception):
+    """A request the table cannot take, with the HTTP status that says why."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's log replayed through its engine."""
+
+    game: Game
+    info: GameInfo
+    version: int
+    entries: tuple[Entry, ...]     # the whole log, undo entries included
+    effective: tuple[Entry, ...]   # what counts: neither an undo nor undone
+    before: tuple[Any, ...]        # state before each effective entry (for secrecy checks)
+    state: Any
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished(self.state)
+
+    @property
+    def undone(self) -> frozenset[int]:
+        return undone_seqs(self.entries)
+
+
+def undone_seqs(entries) -> frozenset[int]:
+    """Sequence numbers taken back by undo entries."""
+    return frozenset(e.payload["target"] for e in entries if e.kind == UNDO)
+
+
+def effective_entries(entries) -> list[Entry]:
+    undone = undone_seqs(entries)
+    return [e for e in entries if e.kind != UNDO and e.seq not in undone]
+
+
+def replay_entries(game: Game, player_count: int, options: dict, entries) -> tuple[list, Any]:
+    state = game.new_state(player_count, options)
+    before = []
+    for e in entries:
+        before.append(state)
+        state = game.apply(state, e.seat, e.as_entry())
+    return before, state
+
+
+class _ReplayCache:
+    """Replays by (table, game, version). Safe across processes: a version's log never changes."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+            return hit
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+_cache = _ReplayCache()
+
+
+def load_replay(store: Store, table: TableInfo, game_no: int | None = None) -> Replay:
+    game_no = game_no or table.current_game
+    version = store.version(table.code, game_no)
+    key = (store.url, table.code, game_no, version)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    info = store.game(table.code, game_no)
+    if info is None:
+        raise TableError(404, f"Table {table.code} has no game {game_no}.")
+    entries = store.entries(table.code, game_no)
+    game = get_game(info.game)
+    eff = effective_entries(entries)
+    before, state = replay_entries(game, len(table.seats), info.options, eff)
+    rep = Replay(game, info, entries[-1].seq if entries else 0, tuple(entries), tuple(eff),
+                 tuple(before), state)
+    _cache.put((store.url, table.code, game_no, rep.version), rep)
+    return rep
+
+
+def check_key(key) -> str | None:
+    if key is None or key == "":
+        return None
+    if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise TableError(400, f"The idempotency key must be printable text of at most {MAX_KEY_LENGTH} characters.")
+    return key
+
+
+def _same_request(first: Entry, entry: dict) -> bool:
+    """Is `entry` the request that logged `first`, sent again?"""
+    if first.kind != entry["kind"]:
+        return False
+    if first.kind == UNDO:
+        return True
+    return first.payload == {k: v for k, v in entry.items() if k not in ("kind", "key")}
+
+
+def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
+           replay: Replay | None = None, by_host: bool = False) -> tuple[Entry, Replay, bool]:
+    """Check `entry` for `seat` against the rules and append it to the current game's log.
+
+    `replay`, if given, is the current game's replay the caller already loaded (saves a read;
+    a stale one only costs a retry). `by_host`: the host enters this for the seat, which is only
+    allowed while the game is waiting for that seat (never over a choice the player made). Returns (entry, replay after it, created). A repeated idempotency key returns the
+    entry recorded the first time and created=False. Raises RuleError for an entry the
+    rules refuse and TableError for anything else; nothing is written in either case.
+    """
+    if not isinstance(entry, dict) or not isinstance(entry.get("kind"), str):
+        raise TableError(400, 'An entry is a JSON object with a "kind".')
+    key = check_key(key)
+    game_no = table.current_game
+    for _attempt in range(50):
+        if key:
+            first = store.entry_by_key(table.code, game_no, seat, key)
+            if first is not None:
+                if not _same_request(first, entry):
+                    raise TableError(409, "That idempotency key was already used for a different entry.")
+                return first, load_replay(store, table, game_no), False
+        rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
+        try:
+            if by_host and seat not in rep.game.waiting_for(rep.state):
+                raise RuleError(f"{table.seats[seat].name} has already entered this; only they can change it.")
+            payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
+        except RuleError:
+            # Refused against the log as read; if the log moved on meanwhile (or this very
+            # entry landed from a retried request), judge it again against the newer log.
+            if store.version(table.code, game_no) != rep.version or (
+                    key and store.entry_by_key(table.code, game_no, seat, key)):
+                continue
+            raise
+        try:
+            saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key)
+        except Conflict:
+            continue  # somebody wrote first: check again against the newer log
+        if new_eff is None:
+            new_eff = rep.effective + (saved,)
+            new_before = rep.before + (rep.state,)
+        after = Replay(rep.game, rep.info, saved.seq, rep.entries + (saved,), tuple(new_eff),
+                       tuple(new_before), new_state)
+        _cache.put((store.url, table.code, game_no, saved.seq), after)
+        if rep.game.finished(new_state):
+            store.mark_finished(table.code, game_no, result_of(after, table))
+        return saved, after, True
+    raise TableError(409, "The table is very busy right now; please try again.")
+
+
+def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
+    """(payload to log, new state, new effective entries or None, their before-states)."""
+    if rep.finished:
+        raise RuleError("The game is over: start a rematch to play again.")
+    if entry["kind"] == UNDO:
+        return _plan_undo(rep, table, seat)
+    if entry["kind"] not in rep.game.entry_kinds:
+        raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+    payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
+    return payload, rep.game.apply(rep.state, seat, entry), None, None
+
+
+def _plan_undo(rep: Replay, table: TableInfo, seat: int):
+    own = [e for e in rep.effective if e.seat == seat]
+    if not own:
+        raise RuleError("There is nothing of yours to undo.")
+    target = own[-1]
+    state_before = rep.before[rep.effective.index(target)]
+    refusal = rep.game.undo_refusal(seat, target.as_entry(), state_before, rep.state)
+    if refusal:
+        raise RuleError(refusal)
+    remaining = [e for e in rep.effective if e.seq != target.seq]
+    try:
+        before, state = replay_entries(rep.game, len(table.seats), rep.info.options, remaining)
+    except RuleError as exc:
+        raise RuleError(f"That entry can't be undone any more: later entries depend on it ({exc.reason})") from None
+    return {"target": target.seq}, state, remaining, before
+
+
+def result_of(rep: Replay, table: TableInfo) -> dict:
+    return {
+        "totals": list(rep.game.totals(rep.state)),
+        "winners": list(rep.game.winners(rep.state)),
+        "names": [s.name for s in table.seats],
+    }
+
+
+def visible_log(rep: Replay, viewer: Viewer) -> list[dict]:
+    """The log as `viewer` may see it: entries the game keeps secret from it are masked."""
+    state_before = {e.seq: b for e, b in zip(rep.effective, rep.before)}
+    effective_seqs = [e.seq for e in rep.effective]
+    undone = rep.undone
+    out = []
+    for e in rep.entries:
+        item = {"seq": e.seq, "seat": e.seat, "kind": e.kind, "time": e.created_at.isoformat()}
+        hidden = False
+        if e.kind != UNDO:
+            if e.seq in state_before:
+                hidden = rep.game.secret(e.seat, e.as_entry(), state_before[e.seq], rep.state, viewer)
+            else:  # an undone entry: judged as if it stood where it was entered
+                later = bisect.bisect(effective_seqs, e.seq)
+                before = rep.before[later] if later < len(rep.before) else rep.state
+                hidden = rep.game.secret(e.seat, e.as_entry(), before, rep.state, viewer)
+        item.update({"hidden": True} if hidden else e.payload)
+        if e.seq in undone:
+            item["undone"] = True
+        out.append(item)
+    return out
+
+
+def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False) -> TableInfo:
+    game = get_game(game_id)
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise TableError(400, '"players" must be a list of names.')
+    names = [" ".join(n.split()) for n in names]
+    if any(not n for n in names):
+        raise TableError(400, "Every player needs a name.")
+    if any(not n.isprintable() for n in names):
+        raise TableError(400, "A player name can only hold printable characters.")
+    if any(len(n) > 40 for n in names):
+        raise TableError(400, "A player name can be at most 40 characters long.")
+    if not game.min_players <= len(names) <= game.max_players:
+        raise TableError(400, f"{game.title} is for {game.min_players} to {game.max_players} players; got {len(names)}.")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise TableError(400, '"options" must be a JSON object.')
+    options = game.normalize_options(options)
+    game.new_state(len(names), options)  # an option that only fails at setup fails here, not mid-game
+    return store.create_table(game.id, options, names, bool(pass_and_play))

@@ -1,0 +1,126 @@
+"""Real servers and a real headless Chromium for the browser tests.
+
+Two server processes share one SQLite file, so the tests also show that live updates
+need nothing kept inside a single process.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+ROOT = Path(__file__).resolve().parents[1]
+PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            output = open(proc.log_path).read() if hasattr(proc, "log_path") else ""
+            raise RuntimeError(f"server exited early: {output}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """Base URLs of two server processes on one database."""
+    tmp = tmp_path_factory.mktemp("servers")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'companion.sqlite'}",
+           "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT)}
+    procs, urls = [], []
+    for _ in range(2):
+        port = _free_port()
+        log = open(tmp / f"server-{port}.log", "w")  # a file, not a pipe: nobody reads it while tests run
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+        proc.log_path = log.name
+        _wait_for(port, proc)
+        procs.append(proc)
+        urls.append(f"http://127.0.0.1:{port}")
+    yield urls
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (scripts/test.sh does).")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """Make phone-sized browser contexts, each one a separate phone with its own cookies."""
+    contexts = []
+
+    def make(**extra):
+        ctx = browser.new_context(**{**PHONE, **extra})
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def start_dicez_table(host, base: str, names) -> str:
+    """On the host's page, start a DiceZ table for `names`; return the join URL it shows."""
+    host.goto(base + "/")
+    for i, name in enumerate(names):
+        host.fill(f'input[name="player{i}"]', name)
+    host.click("text=Start the table")
+    return host.locator(".join-url").get_attribute("href")
+
+
+def join_as(page, join_url: str, name: str) -> None:
+    page.goto(join_url)
+    page.click(f"text=I am {name}")
+
+
+SETTLED = """v => {
+  const poller = document.getElementById('poller');
+  return poller && poller.getAttribute('hx-get').includes('v=' + v + '&')
+    && !document.querySelector('.htmx-request');
+}"""
+
+
+def settle(page, base: str, code: str) -> None:
+    """Wait until `page` has caught up with the table's latest entry and its own refresh is done,
+    as a player waits for the screen to show the others' moves before tapping."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{base}/api/tables/{code}") as resp:
+        version = json.loads(resp.read())["version"]
+    for _ in range(2):  # twice: a refresh queued behind another request starts right after it
+        page.wait_for_function(SETTLED, arg=version)
+        page.wait_for_timeout(150)

@@ -1,0 +1,176 @@
+"""Three phones play Pizza Theory rounds by tapping while a table view follows live.
+
+Rule ids PT-n: seeds/pizza-theory.md. The engine runs next to the browsers with the same entries to
+know what the pages must show.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, resolution_view
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Ben", "Cy"]
+COLOURS = ["red", "white", "green"]
+
+
+def value(space) -> str:
+    return ",".join(str(v) for v in space)
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def sheet_without_status(page) -> str:
+    """The seat's own sheet with the parts that may change when another seat chooses blanked out."""
+    html = page.locator("#sheet").evaluate("el => el.outerHTML")
+    html = re.sub(r'(data-testid="(?:status-\w+|instruction)">)[^<]*', r"\1", html)
+    html = re.sub(r'name="key" value="[^"]+"', "", html)  # a fresh idempotency key per render
+    html = re.sub(r" htmx-(?:request|settling|swapping|added)", "", html)  # htmx's in-flight markers
+    return re.sub(r'\s(class="pt-space[^"]*")', "", html)
+
+
+def reveal_open(page) -> bool:
+    """Whether the phone's section with the last round's changes is open (measured in one step: a live
+    refresh may swap the sheet at any moment)."""
+    page.wait_for_timeout(150)  # let htmx settle a swap that may be under way
+    return page.evaluate("""() => { const d = document.querySelector('#sheet details[data-testid="reveal"]');
+                                    return !!(d && d.open); }""")
+
+
+def changes_shown(page, where="#sheet") -> list:
+    items = page.locator(f'{where} [data-testid="change"]')
+    return [(items.nth(i).get_attribute("data-space"), items.nth(i).get_attribute("data-from"),
+             items.nth(i).get_attribute("data-to") or None) for i in range(items.count())]
+
+
+def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
+    first, second = servers
+    host = phone()
+    host.goto(first + "/")
+    host.check('input[name="game"][value="pizza_theory"]')
+    for i, name in enumerate(NAMES):
+        host.fill(f'input[name="player{i}"]', name)
+    host.click("text=Start the table")
+    join_url = host.locator(".join-url").get_attribute("href")
+    code = join_url.rstrip("/").split("/")[-1]
+
+    phones = []
+    for seat, name in enumerate(NAMES):
+        p = phone()
+        p.goto(join_url if seat != 1 else join_url.replace(first, second))  # Ben on the other process
+        p.click(f"text=I am {name}")
+        expect(p.locator('[data-testid="my-colour"]')).to_contain_text(COLOURS[seat])
+        phones.append(p)
+    view = phone(viewport={"width": 1024, "height": 900}, is_mobile=False)
+    view.goto(f"{second}/t/{code}/view")
+
+    for p in phones:
+        assert no_horizontal_scroll(p)
+    # every space is a tap target of 44 px or more on a 360 px phone, and no two of them overlap
+    boxes = phones[0].evaluate("""Array.from(document.querySelectorAll('button.pt-space')).map(b => {
+        const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.width, r.height]; })""")
+    assert len(boxes) == 37
+    assert all(w >= 44 and h >= 44 for _, _, w, h in boxes), min(min(w, h) for _, _, w, h in boxes)
+    # the hit areas are circles (border-radius 50%): neighbours' circles may touch but not overlap
+    for i, (x1, y1, w1, _) in enumerate(boxes):
+        for x2, y2, w2, _ in boxes[i + 1:]:
+            assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= (w1 + w2) / 2 - 0.5
+
+    state = new_state(3, {})
+    rng = random.Random(2024)
+
+    # PT-5: a space touching Ann's own start topping is refused in place, and nothing is saved
+    phones[0].locator('[data-testid="space-0,3,-3"]').click()
+    expect(phones[0].locator('[data-testid="error"]')).to_contain_text("touches one of your own")
+    expect(phones[0].locator('[data-topping^="0,3,-3:"]')).to_have_count(0)
+
+    for rnd in range(1, 4):
+        # ---- adding toppings by tapping, in turn order (PT-6)
+        while state.phase == "add":
+            seat = state.order[state.turn]
+            space = rng.choice(legal_spaces(state, seat))
+            p = phones[seat]
+            expect(p.locator('[data-testid="instruction"]')).to_contain_text("Your turn", timeout=4000)
+            p.locator(f'[data-testid="space-{value(space)}"]').click()
+            state = apply(state, seat, {"kind": "place", "space": list(space)})
+            # everyone sees it live, the table view too
+            for other in phones + [view]:
+                expect(other.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(
+                    timeout=4000)
+        assert state.phase == "cut"
+        for p in phones:
+            expect(p.locator('[data-testid="line-1"]')).to_be_visible(timeout=4000)
+
+        # ---- secret cuts (PT-7, PT-8)
+        lines = [rng.randint(1, 6) for _ in range(3)]
+        for seat in range(3):
+            others = [s for s in range(3) if s != seat]
+            before = {s: sheet_without_status(phones[s]) for s in others}
+            phones[seat].locator(f'[data-testid="line-{lines[seat]}"]').click()
+            state = apply(state, seat, {"kind": "cut", "line": lines[seat]})
+            if seat == 2:
+                break  # the last choice reveals
+            expect(phones[seat].locator("#sheet legend")).to_contain_text(f"Your cut: line {lines[seat]}")
+            for s in others:
+                p = phones[s]
+                expect(p.locator(f'[data-testid="status-{COLOURS[seat]}"]')).to_have_text("chosen", timeout=4000)
+                # nothing of the chosen line reached the other phone: its sheet changed only in the
+                # "chosen" status and the waiting line
+                assert sheet_without_status(p) == before[s]
+                assert 'aria-pressed="true"' not in p.content() or s < seat  # only its own choice is marked
+                last = p.request.get(p.url.split("/t/")[0] + f"/api/tables/{code}/entries").json()["entries"][-1]
+                assert last["kind"] == "cut" and last["seat"] == seat and last.get("hidden") and "line" not in last
+            expect(view.locator(f'[data-testid="view-status-{COLOURS[seat]}"]')).to_have_text("chosen",
+                                                                                                timeout=4000)
+
+        # ---- the reveal: the changes shown are the engine's resolution (PT-9 .. PT-12)
+        assert state.round == rnd + 1 or state.phase == "over"
+        expected = [(value(c["space"]), c["from"], c["to"]) for c in resolution_view(state.last)["changes"]]
+        for p in phones:
+            expect(p.locator('[data-testid="reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+            assert changes_shown(p) == expected
+            for colour, line in zip(COLOURS, lines):
+                expect(p.locator(f'#sheet [data-testid="cut-{colour}"]').first).to_contain_text(f"line {line}")
+            for colour in range(3):
+                expect(p.locator(f'[data-testid="count-{COLOURS[colour]}"]')).to_have_text(
+                    str(state.masks[colour].bit_count()))
+        expect(view.locator('[data-testid="table-reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+        assert changes_shown(view, "#board") == expected
+        expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
+        if expected:  # ticking a change off survives the live refresh after the next topping
+            phones[0].locator('#sheet [data-testid="change"] input').first.check()
+            # the reveal stays open for copying the changes, until a player has ticked every one of them
+            boxes = phones[1].locator('#sheet [data-testid="change"] input')
+            for i in range(boxes.count()):
+                boxes.nth(i).check()
+            assert not reveal_open(phones[1])
+            assert reveal_open(phones[2])
+        if state.phase == "over":
+            break
+        # PT-13: the board turned: a new 1st player
+        expect(phones[state.order[0]].locator(".pt-round")).to_contain_text("you play 1st")
+        if expected:
+            nxt = state.order[0]
+            sp = rng.choice(legal_spaces(state, nxt))
+            phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
+            state = apply(state, nxt, {"kind": "place", "space": list(sp)})
+            expect(phones[0].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
+            # after that refresh: still open where not everything is ticked, still folded where it is
+            expect(phones[2].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            expect(phones[1].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            assert reveal_open(phones[2]) and not reveal_open(phones[1])
+            assert reveal_open(phones[0]) == (len(expected) > 1)
+            phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
+            expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
+            assert not reveal_open(phones[1])
+
+    for p in phones:
+        assert no_horizontal_scroll(p)

@@ -1,0 +1,107 @@
+"""Requests a careless or hostile client might send, each answered with a reason and no harm done."""
+from __future__ import annotations
+
+from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_idempotency_keys_belong_to_the_seat_that_sent_them(client):
+    table = new_table(client)
+    assert post_entry(client, table, 0, kind="score", dice=[1, 1, 1, 2, 3], category="ones", key="turn-1").status_code == 201
+    # Ben picks the same simple key: his entry is his own and is recorded
+    resp = post_entry(client, table, 1, kind="score", dice=[2, 2, 2, 2, 3], category="twos", key="turn-1")
+    assert resp.status_code == 201 and "Idempotent-Replayed" not in resp.headers
+    assert [e["seat"] for e in log(client, table["code"])] == [0, 1]
+
+
+def test_a_key_reused_for_a_different_entry_is_refused(client):
+    table = new_table(client)
+    post_entry(client, table, 0, kind="score", dice=[1, 1, 1, 2, 3], category="ones", key="k1")
+    resp = post_entry(client, table, 0, kind="score", dice=[6, 6, 6, 2, 3], category="sixes", key="k1")
+    assert resp.status_code == 409 and "different entry" in resp.get_json()["error"]
+    undo = client.post(f"/api/tables/{table['code']}/undo", json={"key": "k1"}, headers=bearer(table["seats"][0]["token"]))
+    assert undo.status_code == 409
+    assert len(log(client, table["code"])) == 1
+
+
+def test_deeply_nested_json_is_refused_not_a_crash(client):
+    table = new_table(client)
+    body = "[" * 5000 + "]" * 5000
+    for url in ("/api/tables", f"/api/tables/{table['code']}/entries", f"/api/tables/{table['code']}/undo"):
+        resp = client.post(url, data=body, content_type="application/json", headers=bearer(table["seats"][0]["token"]))
+        assert resp.status_code == 400, url
+    assert log(client, table["code"]) == []
+
+
+def test_nul_characters_are_refused_everywhere(client):
+    assert client.post("/api/tables", json={"game": "dicez", "players": ["a\u0000b"]}).status_code == 400
+    table = new_table(client)
+    resp = post_entry(client, table, 0, kind="score", dice=[1, 1, 1, 1, 1], category="ones", key="k\u0000")
+    assert resp.status_code == 400
+    assert client.get("/api/tables/AB%00CD").status_code in (400, 404)
+    assert client.get("/t/AB%00CD").status_code in (400, 404)
+    assert client.get("/t/AB%00CD/poll").status_code in (400, 404)
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": "dicez", "player0": "A\u0000", "csrf_token": csrf})
+    assert resp.status_code == 400
+    assert log(client, table["code"]) == []
+
+
+def test_pass_and_play_must_be_a_real_boolean(client):
+    resp = client.post("/api/tables", json={"game": "dicez", "players": ["Ann"], "pass_and_play": "false"})
+    assert resp.status_code == 400 and "pass_and_play" in resp.get_json()["error"]
+
+
+def test_no_javascript_preview_is_a_whole_page(client):
+    table = new_table(client)
+    csrf = join_seat(client, table["code"], 0)
+    form = {f"d{i}": v for i, v in enumerate([3, 3, 3, 5, 5])}
+    html = client.post(f"/t/{table['code']}/s/0/preview", data={**form, "csrf_token": csrf}).get_data(as_text=True)
+    assert "<html" in html and 'aria-label="Score 25 in Full House"' in html
+
+
+def test_seat_qr_links_use_the_public_address(app, client):
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000"
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": "dicez", "player0": "Ann", "csrf_token": csrf})
+    code = resp.headers["Location"].split("/")[2]
+    page = client.post(f"/t/{code}/seats/0/handover", data={"csrf_token": csrf}).get_data(as_text=True)
+    assert f"http://192.168.1.20:8000/t/{code}/claim/0/" in page
+
+
+def test_tapping_another_name_frees_the_seat_taken_by_mistake(client, app):
+    table = new_table(client, ["Ann", "Ben", "Cy"])
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    resp = client.post(f"/t/{code}/join", data={"seat": 2, "csrf_token": csrf})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith("/s/2")
+    assert client.get(f"/t/{code}/s/0").status_code == 403  # this phone let go of Ann's seat
+    other = app.test_client()
+    join_seat(other, code, 0)  # ... so Ann's own phone can take it
+    assert other.get(f"/t/{code}/s/0").status_code == 200
+
+
+def test_csv_export_keeps_names_from_becoming_formulas(client):
+    from tests.platform.test_api import ANN_GAME
+    table = new_table(client, ["=HYPERLINK(1)"])
+    for dice, box, _ in ANN_GAME:
+        post_entry(client, table, 0, kind="score", dice=dice, category=box)
+    text = client.get(f"/t/{table['code']}/games/1/export.csv").get_data(as_text=True)
+    assert "'=HYPERLINK(1)" in text
+
+
+def test_a_double_tapped_undo_takes_back_one_entry(client):
+    table = new_table(client)
+    code = table["code"]
+    csrf = join_seat(client, code, 0)
+    for dice, box in (([1, 1, 1, 2, 3], "ones"), ([2, 2, 2, 1, 3], "twos")):
+        post_entry(client, table, 0, kind="score", dice=dice, category=box)
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    undo_form = page[page.index('id="undo-box"'):]
+    key = undo_form.split('name="key" value="')[1].split('"')[0]
+    for _ in range(2):
+        assert client.post(f"/t/{code}/s/0/undo", data={"csrf_token": csrf, "key": key}, headers=HTMX).status_code == 200
+    entries = log(client, code)
+    assert [e["kind"] for e in entries] == ["score", "score", "undo"]
+    assert entries[0].get("undone") is None and entries[1]["undone"] is True

@@ -1,0 +1,107 @@
+"""The entry log: append-only, unique sequence numbers, replay after restart, concurrent writers."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from companion.platform.registry import RuleError
+from companion.platform.storage import CODE_ALPHABET, Conflict, Store, normalize_url
+from companion.platform.play import load_replay, new_table, record
+
+
+def test_table_codes_avoid_look_alike_characters(store):
+    codes = {new_table(store, "dicez", ["A"], {}).code for _ in range(30)}
+    assert len(codes) == 30
+    for code in codes:
+        assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert not set("01OIL25SZ8B") & set(CODE_ALPHABET)
+
+
+def test_a_sequence_number_is_taken_once(store):
+    table = new_table(store, "dicez", ["A", "B"], {})
+    store.append(table.code, 1, 1, 0, "score", {"dice": [1, 1, 1, 1, 1], "category": "ones"}, None)
+    with pytest.raises(Conflict):
+        store.append(table.code, 1, 1, 1, "score", {"dice": [2, 2, 2, 2, 2], "category": "twos"}, None)
+    assert [e.seq for e in store.entries(table.code, 1)] == [1]
+
+
+def test_state_survives_a_server_restart(db_url):
+    first = Store(db_url)
+    table = new_table(first, "dicez", ["A", "B"], {})
+    record(first, table, 0, {"kind": "score", "dice": [6, 6, 6, 6, 1], "category": "sixes"})
+    record(first, table, 1, {"kind": "score", "dice": [1, 2, 3, 4, 5], "category": "large_straight"})
+    first.dispose()
+    again = Store(db_url)  # a new process: nothing but the database
+    rep = load_replay(again, again.table(table.code))
+    assert rep.game.totals(rep.state) == [24, 40]
+    assert rep.version == 2
+    again.dispose()
+
+
+def test_refused_entry_writes_nothing(store):
+    table = new_table(store, "dicez", ["A"], {})
+    with pytest.raises(RuleError):
+        record(store, table, 0, {"kind": "score", "dice": [1, 2, 3], "category": "ones"})
+    assert store.entries(table.code, 1) == []
+
+
+def test_two_processes_writing_at_once_lose_nothing(db_url):
+    """Eight phones on two server processes all score at the same moment."""
+    stores = [Store(db_url), Store(db_url)]
+    players = [f"P{i}" for i in range(8)]
+    table = new_table(stores[0], "dicez", players, {})
+    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+    barrier = threading.Barrier(len(players))
+    errors = []
+
+    def phone(seat):
+        store = stores[seat % 2]
+        barrier.wait()
+        try:
+            for box in boxes:
+                record(store, table, seat, {"kind": "score", "dice": [1, 2, 3, 4, 5], "category": box})
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=phone, args=(s,)) for s in range(len(players))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    entries = stores[1].entries(table.code, 1)
+    assert [e.seq for e in entries] == list(range(1, len(players) * len(boxes) + 1))
+    rep = load_replay(stores[1], stores[1].table(table.code))
+    assert rep.game.totals(rep.state) == [1 + 2 + 3 + 4 + 5 + 0] * len(players)
+    for s in stores:
+        s.dispose()
+
+
+def test_same_idempotency_key_from_two_processes_applies_once(db_url):
+    stores = [Store(db_url), Store(db_url)]
+    table = new_table(stores[0], "dicez", ["A"], {})
+    barrier = threading.Barrier(2)
+    results = []
+
+    def tap(store):
+        barrier.wait()
+        results.append(record(store, table, 0, {"kind": "score", "dice": [5, 5, 5, 5, 5], "category": "dicez"},
+                              key="same-tap"))
+
+    threads = [threading.Thread(target=tap, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(stores[0].entries(table.code, 1)) == 1
+    assert sorted(created for _, _, created in results) == [False, True]
+    assert {saved.seq for saved, _, _ in results} == {1}
+    for s in stores:
+        s.dispose()
+
+
+def test_postgres_urls_are_accepted_in_both_spellings():
+    assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
