@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from companion.platform.contract import MalformedEntry, RuleError
 
@@ -212,6 +212,72 @@ def _joker_choices(dice: tuple[int, ...], sheet: Mapping[str, int | None]) -> se
     return {box for box in UPPER if sheet.get(box) is None}
 
 
+class _Roll(NamedTuple):
+    """The dice and the facts about them that the scoring rules look at."""
+
+    dice: tuple[int, ...]
+    counts: Counter
+    most_alike: int
+    faces: set[int]
+
+    @classmethod
+    def of(cls, dice: tuple[int, ...]) -> _Roll:
+        counts = Counter(dice)
+        return cls(dice, counts, max(counts.values()), set(dice))
+
+
+# Each scorer takes (roll, options, joker); `joker` says the joker rule lets five of a kind
+# count as a Full House or straight.
+
+def _upper(face: int):
+    def score(roll: _Roll, options: dict, joker: bool) -> int:
+        return face * roll.counts[face]
+
+    return score
+
+
+def _of_a_kind(needed: int):
+    def score(roll: _Roll, options: dict, joker: bool) -> int:
+        return sum(roll.dice) if roll.most_alike >= needed else 0
+
+    return score
+
+
+def _full_house(roll: _Roll, options: dict, joker: bool) -> int:
+    real_full_house = sorted(roll.counts.values()) == [2, 3]
+    five_counts = roll.most_alike == 5 and (options["five_of_a_kind_full_house"] or joker)
+    return FULL_HOUSE_SCORE if real_full_house or five_counts else 0
+
+
+def _small_straight(roll: _Roll, options: dict, joker: bool) -> int:
+    straight = any(run <= roll.faces for run in SMALL_STRAIGHTS)
+    return SMALL_STRAIGHT_SCORE if straight or joker else 0
+
+
+def _large_straight(roll: _Roll, options: dict, joker: bool) -> int:
+    return LARGE_STRAIGHT_SCORE if roll.faces in LARGE_STRAIGHTS or joker else 0
+
+
+def _dicez(roll: _Roll, options: dict, joker: bool) -> int:
+    return DICEZ_SCORE if roll.most_alike == 5 else 0
+
+
+def _chance(roll: _Roll, options: dict, joker: bool) -> int:
+    return sum(roll.dice)
+
+
+_SCORERS = {
+    **{box: _upper(face) for box, face in FACE_OF.items()},
+    "three_of_a_kind": _of_a_kind(3),
+    "four_of_a_kind": _of_a_kind(4),
+    "full_house": _full_house,
+    "small_straight": _small_straight,
+    "large_straight": _large_straight,
+    "dicez": _dicez,
+    "chance": _chance,
+}
+
+
 def score_box(
     dice: Any,
     box: str,
@@ -223,29 +289,8 @@ def score_box(
     dice = _check_dice(dice)
     box = _check_box(box)
     options = normalize_options(options)
-    counts = Counter(dice)
-    most_alike = max(counts.values())
-    faces = set(dice)
     joker = options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet)
-
-    if box in FACE_OF:
-        return FACE_OF[box] * counts[FACE_OF[box]]
-    if box == "three_of_a_kind":
-        return sum(dice) if most_alike >= 3 else 0
-    if box == "four_of_a_kind":
-        return sum(dice) if most_alike >= 4 else 0
-    if box == "full_house":
-        real_full_house = sorted(counts.values()) == [2, 3]
-        five_counts = most_alike == 5 and (options["five_of_a_kind_full_house"] or joker)
-        return FULL_HOUSE_SCORE if real_full_house or five_counts else 0
-    if box == "small_straight":
-        straight = any(run <= faces for run in SMALL_STRAIGHTS)
-        return SMALL_STRAIGHT_SCORE if straight or joker else 0
-    if box == "large_straight":
-        return LARGE_STRAIGHT_SCORE if faces in LARGE_STRAIGHTS or joker else 0
-    if box == "dicez":
-        return DICEZ_SCORE if most_alike == 5 else 0
-    return sum(dice)  # chance
+    return _SCORERS[box](_Roll.of(dice), options, joker)
 
 
 def preview(state: State, seat: int, dice: Any) -> dict[str, int]:

@@ -83,11 +83,7 @@ def _face(die: str, n: int, raw) -> frozenset:
     return frozenset(dots)
 
 
-def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
-    where = f"side {name}"
-    if not isinstance(raw, dict) or set(raw) != {"legend", "rows"}:
-        _fail(f"{where} must be an object with exactly 'legend' and 'rows'")
-    legend, rows = raw["legend"], raw["rows"]
+def _check_legend(where: str, legend) -> None:
     if not isinstance(legend, dict):
         _fail(f"{where}: legend must map one letter to a topping name")
     for k, v in legend.items():
@@ -95,23 +91,36 @@ def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
             _fail(f"{where}: legend key {k!r} must be a single letter other than '.'")
         if not isinstance(v, str) or not v.strip():
             _fail(f"{where}: legend {k!r} needs a topping name")
+
+
+def _row_toppings(where: str, cy: int, row, legend: dict) -> list[tuple[int, str]]:
+    if not isinstance(row, str) or len(row) != SQ_W:
+        _fail(f"{where}: row {cy} must be a string of {SQ_W} characters")
+    out = []
+    for cx, ch in enumerate(row):
+        if ch == ".":
+            continue
+        if ch not in legend:
+            _fail(f"{where}: square ({cx},{cy}) has {ch!r}, which is not in the legend")
+        out.append((cy * SQ_W + cx, legend[ch].strip()))
+    return out
+
+
+def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
+    where = f"side {name}"
+    if not isinstance(raw, dict) or set(raw) != {"legend", "rows"}:
+        _fail(f"{where} must be an object with exactly 'legend' and 'rows'")
+    legend, rows = raw["legend"], raw["rows"]
+    _check_legend(where, legend)
     if not isinstance(rows, list) or len(rows) != SQ_H:
         _fail(f"{where}: rows must be a list of {SQ_H} strings (one per row of squares)")
     out = []
     for cy, row in enumerate(rows):
-        if not isinstance(row, str) or len(row) != SQ_W:
-            _fail(f"{where}: row {cy} must be a string of {SQ_W} characters")
-        for cx, ch in enumerate(row):
-            if ch == ".":
-                continue
-            if ch not in legend:
-                _fail(f"{where}: square ({cx},{cy}) has {ch!r}, which is not in the legend")
-            out.append((cy * SQ_W + cx, legend[ch].strip()))
+        out.extend(_row_toppings(where, cy, row, legend))
     return tuple(out)
 
 
-def load_edition(data) -> Edition:
-    """Validate an edition (dict) and build it; RuleError names the first problem found."""
+def _check_keys(data) -> None:
     if not isinstance(data, dict):
         _fail("an edition must be a JSON object")
     unknown = set(data) - _KEYS
@@ -120,52 +129,78 @@ def load_edition(data) -> Edition:
     missing = _KEYS - set(data)
     if missing:
         _fail(f"missing key(s) {', '.join(sorted(missing))}")
-    if not isinstance(data["label"], str) or not data["label"].strip():
+
+
+def _check_texts(label, note) -> None:
+    if not isinstance(label, str) or not label.strip():
         _fail("'label' must be a non-empty text")
-    if not isinstance(data["note"], str):
+    if not isinstance(note, str):
         _fail("'note' must be a text (it may be empty)")
-    dice_raw = data["dice"]
-    if not isinstance(dice_raw, dict) or set(dice_raw) != set(DIE_NAMES):
+
+
+def _dice(raw) -> tuple[tuple[frozenset, ...], tuple[frozenset, ...]]:
+    if not isinstance(raw, dict) or set(raw) != set(DIE_NAMES):
         _fail("'dice' must have exactly die 'A' and die 'B'")
     dice = []
     for die in DIE_NAMES:
-        faces = dice_raw[die]
+        faces = raw[die]
         if not isinstance(faces, list) or len(faces) != 6:
             _fail(f"die {die} must have exactly 6 faces")
         dice.append(tuple(_face(die, i + 1, f) for i, f in enumerate(faces)))
-    sides_raw = data["sides"]
-    if not isinstance(sides_raw, dict) or set(sides_raw) != set(SIDE_NAMES):
+    return dice[0], dice[1]
+
+
+def _sides(raw) -> tuple[tuple[tuple[int, str], ...], ...]:
+    if not isinstance(raw, dict) or set(raw) != set(SIDE_NAMES):
         _fail("'sides' must have exactly side 'A' and side 'B'")
-    sides = tuple(_side(s, sides_raw[s]) for s in SIDE_NAMES)
-    kinds = {k for side in sides for _, k in side}
-    bonuses_raw = data["topping_bonuses"]
-    if not isinstance(bonuses_raw, list):
+    return tuple(_side(s, raw[s]) for s in SIDE_NAMES)
+
+
+def _bonus(i: int, raw, kinds: set[str]) -> Bonus:
+    where = f"topping bonus {i}"
+    if not isinstance(raw, dict) or set(raw) != {"toppings", "points"}:
+        _fail(f"{where} must be an object with exactly 'toppings' and 'points'")
+    tops, pts = raw["toppings"], raw["points"]
+    if not isinstance(tops, list) or not tops or not all(isinstance(t, str) for t in tops):
+        _fail(f"{where}: 'toppings' must be a non-empty list of topping names")
+    for t in tops:
+        if t not in kinds:
+            _fail(f"{where}: topping {t!r} appears on neither sheet side")
+    if not _is_int(pts) or pts < 0:
+        _fail(f"{where}: points must be a whole number of at least 0")
+    return Bonus(tuple(sorted(tops)), pts)
+
+
+def _bonuses(raw, kinds: set[str]) -> tuple[Bonus, ...]:
+    """The topping bonuses; `kinds` are the toppings found on the sheet sides."""
+    if not isinstance(raw, list):
         _fail("'topping_bonuses' must be a list")
     bonuses, seen = [], set()
-    for i, b in enumerate(bonuses_raw, 1):
-        where = f"topping bonus {i}"
-        if not isinstance(b, dict) or set(b) != {"toppings", "points"}:
-            _fail(f"{where} must be an object with exactly 'toppings' and 'points'")
-        tops, pts = b["toppings"], b["points"]
-        if not isinstance(tops, list) or not tops or not all(isinstance(t, str) for t in tops):
-            _fail(f"{where}: 'toppings' must be a non-empty list of topping names")
-        for t in tops:
-            if t not in kinds:
-                _fail(f"{where}: topping {t!r} appears on neither sheet side")
-        if not _is_int(pts) or pts < 0:
-            _fail(f"{where}: points must be a whole number of at least 0")
-        key = tuple(sorted(tops))
-        if key in seen:
-            _fail(f"{where} repeats an earlier bonus's toppings")
-        seen.add(key)
-        bonuses.append(Bonus(key, pts))
-    sp = data["slice_points"]
+    for i, b in enumerate(raw, 1):
+        bonus = _bonus(i, b, kinds)
+        if bonus.toppings in seen:
+            _fail(f"topping bonus {i} repeats an earlier bonus's toppings")
+        seen.add(bonus.toppings)
+        bonuses.append(bonus)
+    return tuple(bonuses)
+
+
+def _slice_points(sp) -> tuple[int, ...]:
     if not isinstance(sp, list) or len(sp) != MAX_SLICE or not all(_is_int(p) and p >= 0 for p in sp):
         _fail(f"'slice_points' must list {MAX_SLICE} whole numbers (points for 1..{MAX_SLICE} squares)")
+    return tuple(sp)
+
+
+def load_edition(data) -> Edition:
+    """Validate an edition (dict) and build it; RuleError names the first problem found."""
+    _check_keys(data)
+    _check_texts(data["label"], data["note"])
+    dice = _dice(data["dice"])
+    sides = _sides(data["sides"])
+    bonuses = _bonuses(data["topping_bonuses"], {k for side in sides for _, k in side})
+    slice_points = _slice_points(data["slice_points"])
     canonical = json.loads(json.dumps(data))  # a private deep copy
-    return Edition(
-        data["label"], data["note"], (dice[0], dice[1]), sides, tuple(bonuses), tuple(sp), canonical
-    )
+    return Edition(data["label"], data["note"], dice, sides, bonuses, slice_points, canonical)
 
 
 @lru_cache(maxsize=1)

@@ -171,35 +171,52 @@ def analyse(mask: int) -> Analysis:
 # Slices a marking creates have a newly marked dot on their outline, so `new_slices` only looks
 # at the rectangles through the new dots. The property tests check it against `analyse`.
 
-def _rectangles_by_dot() -> tuple:
-    by_dot = [[] for _ in range(DOT_W * DOT_H)]
+def _slice_placements():
+    """(x0, y0, w, h) of every rectangle of squares on the sheet that can be a scorable slice."""
     for w in range(1, SQ_W + 1):
         for h in range(1, SQ_H + 1):
             if w * h > MAX_SLICE or (min(w, h) == 1 and w * h > 1):
                 continue
             for y0 in range(SQ_H - h + 1):
                 for x0 in range(SQ_W - w + 1):
-                    outline = [
-                        (x, y) for x in range(x0, x0 + w + 1) for y in range(y0, y0 + h + 1)
-                        if x in (x0, x0 + w) or y in (y0, y0 + h)
-                    ]
-                    squares = frozenset((y0 + j) * SQ_W + x0 + i for i in range(w) for j in range(h))
-                    out_mask = mask_of(outline)
-                    rect = (out_mask, _interior_mask(x0, y0, x0 + w - 1, y0 + h - 1), squares)
-                    for x, y in outline:
-                        # the dot's two neighbours along the outline: a cheap first test
-                        near = out_mask & mask_of(
-                            [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                             if on_lattice(x + dx, y + dy)]
-                        )
-                        by_dot[y * DOT_W + x].append((near, rect))
-    grouped = []
-    for entries in by_dot:
-        groups: dict = {}
-        for near, rect in entries:
-            groups.setdefault(near, []).append(rect)
-        grouped.append(tuple((near, tuple(rects)) for near, rects in groups.items()))
-    return tuple(grouped)
+                    yield x0, y0, w, h
+
+
+def _outline(x0: int, y0: int, w: int, h: int) -> list[tuple[int, int]]:
+    return [
+        (x, y) for x in range(x0, x0 + w + 1) for y in range(y0, y0 + h + 1)
+        if x in (x0, x0 + w) or y in (y0, y0 + h)
+    ]
+
+
+def _neighbours_in(x: int, y: int, mask: int) -> int:
+    """The dots of `mask` next to dot (x, y) on the lattice."""
+    return mask & mask_of(
+        [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)) if on_lattice(x + dx, y + dy)]
+    )
+
+
+def _group_by_near(entries: list) -> tuple:
+    groups: dict = {}
+    for near, rect in entries:
+        groups.setdefault(near, []).append(rect)
+    return tuple((near, tuple(rects)) for near, rects in groups.items())
+
+
+def _rectangles_by_dot() -> tuple:
+    """Per dot: ((near, rects), ...) where rects are the (outline, interior, squares) of the
+    candidate slices whose outline passes through the dot, grouped by `near`, the dot's two
+    neighbours along that outline."""
+    by_dot = [[] for _ in range(DOT_W * DOT_H)]
+    for x0, y0, w, h in _slice_placements():
+        outline = _outline(x0, y0, w, h)
+        out_mask = mask_of(outline)
+        squares = frozenset((y0 + j) * SQ_W + x0 + i for i in range(w) for j in range(h))
+        rect = (out_mask, _interior_mask(x0, y0, x0 + w - 1, y0 + h - 1), squares)
+        for x, y in outline:
+            # the neighbours along the outline must be marked too: a cheap first test
+            by_dot[y * DOT_W + x].append((_neighbours_in(x, y, out_mask), rect))
+    return tuple(_group_by_near(entries) for entries in by_dot)
 
 
 _RECTS_BY_DOT = _rectangles_by_dot()

@@ -35,10 +35,11 @@ def masks_of(cells) -> tuple[int, int, int]:
     return m[0], m[1], m[2]
 
 
-def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Outcome:
-    ms = (m0, m1, m2)
-    counts = tuple(((s & m0).bit_count(), (s & m1).bit_count(), (s & m2).bit_count()) for s in slices)
-    safe = (all(c[0] <= 1 for c in counts), all(c[1] <= 1 for c in counts), all(c[2] <= 1 for c in counts))
+def _decide(slices, counts, ms, safe) -> tuple[list, list[int], list[int]]:
+    """Verdict per slice, and per colour the mask of toppings it loses and of spaces it takes over.
+
+    Kept as one loop without per-slice calls: `outcomes` runs it for all 216 cuts.
+    """
     lose = [0, 0, 0]
     take = [0, 0, 0]
     verdicts = []
@@ -66,37 +67,59 @@ def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Out
                 lose[third] |= s & ms[third]
         else:
             verdicts.append((TIE3,))
-    would_be = tuple(ms[col].bit_count() - lose[col].bit_count() + take[col].bit_count() for col in (0, 1, 2))
+    return verdicts, lose, take
+
+
+def _unsupplied(take: list[int], would_be: tuple[int, int, int]) -> list[int]:
+    """Per colour, the spaces it takes over but has no topping left for.
+
+    Replacements are filled in space order, so the last `excess` of them stay empty.
+    """
     short = [0, 0, 0]
     for col in (0, 1, 2):
         excess = would_be[col] - TOPPINGS
-        if excess > 0:  # fill in space order; the last `excess` replacements stay empty
+        if excess > 0:
             t = take[col]
             while excess:
                 hi = 1 << (t.bit_length() - 1)
                 short[col] |= hi
                 t ^= hi
                 excess -= 1
+    return short
+
+
+def _changes(slices, verdicts, lose: list[int], short: list[int]) -> tuple:
+    """The change list, sorted by space index."""
+    out = []
+    for n, (sl, v) in enumerate(zip(slices, verdicts), 1):
+        w = v[1] if v[0] == MAJORITY else -1
+        for col in (0, 1, 2):
+            g = lose[col] & sl
+            while g:
+                low = g & -g
+                g ^= low
+                i = low.bit_length() - 1
+                if w < 0:
+                    out.append((i, col, -1, REMOVED, n))
+                elif short[w] & low:
+                    out.append((i, col, -1, NO_SUPPLY, n))
+                else:
+                    out.append((i, col, w, REPLACED, n))
+    out.sort()
+    return tuple(out)
+
+
+def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Outcome:
+    ms = (m0, m1, m2)
+    counts = tuple(((s & m0).bit_count(), (s & m1).bit_count(), (s & m2).bit_count()) for s in slices)
+    safe = (all(c[0] <= 1 for c in counts), all(c[1] <= 1 for c in counts), all(c[2] <= 1 for c in counts))
+    verdicts, lose, take = _decide(slices, counts, ms, safe)
+    would_be = tuple(ms[col].bit_count() - lose[col].bit_count() + take[col].bit_count() for col in (0, 1, 2))
+    short = _unsupplied(take, would_be)
     new = tuple((ms[col] & ~lose[col]) | (take[col] & ~short[col]) for col in (0, 1, 2))
     changes = ()
     if detail and (lose[0] or lose[1] or lose[2]):
-        out = []
-        for n, (sl, v) in enumerate(zip(slices, verdicts), 1):
-            w = v[1] if v[0] == MAJORITY else -1
-            for col in (0, 1, 2):
-                g = lose[col] & sl
-                while g:
-                    low = g & -g
-                    g ^= low
-                    i = low.bit_length() - 1
-                    if w < 0:
-                        out.append((i, col, -1, REMOVED, n))
-                    elif short[w] & low:
-                        out.append((i, col, -1, NO_SUPPLY, n))
-                    else:
-                        out.append((i, col, w, REPLACED, n))
-        out.sort()
-        changes = tuple(out)
+        changes = _changes(slices, verdicts, lose, short)
     return Outcome(new, counts, tuple(verdicts), safe, would_be, changes)
 
 
