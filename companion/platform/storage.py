@@ -78,12 +78,17 @@ entries_t = Table(
 )
 
 
-# Dice and Slice editions saved by name (see Store.ds_editions).
-ds_editions_t = Table(
-    "ds_editions", metadata,
-    Column("name", String(60), primary_key=True),
+# Documents a game keeps beyond its tables (a game declares its collections, e.g. editions): JSON
+# under a name, per game and collection. `owner` is an opaque mark of who created it.
+documents_t = Table(
+    "documents", metadata,
+    Column("game", String(32), nullable=False),
+    Column("collection", String(32), nullable=False),
+    Column("name", String(60), nullable=False),
     Column("data", JSON, nullable=False),
+    Column("owner", String(64), nullable=True),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game", "collection", "name"),
 )
 
 
@@ -130,6 +135,14 @@ class GameInfo:
     started_at: datetime
     finished_at: datetime | None
     result: dict | None
+
+
+@dataclass(frozen=True)
+class Document:
+    name: str
+    data: dict
+    owner: str | None
+    updated_at: datetime
 
 
 class Conflict(Exception):
@@ -334,43 +347,51 @@ class Store:
         return Entry(expected_seq, seat, kind, payload, key, stamp)
 
 
-    # ---- Dice and Slice named editions ---------------------------------------------
-    # An edition JSON object (validated by the engine before it is saved) under a name the host
-    # chose. A table copies the edition into its options when created, so editing an edition
-    # never changes a game already started.
-    def ds_editions(self) -> list[dict]:
-        """Every named edition: [{"name", "label", "updated_at"}], by name."""
+    # ---- games' own documents --------------------------------------------------------
+    def documents(self, game: str, collection: str) -> list[Document]:
+        """Every document of a game's collection, by name."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(ds_editions_t).order_by(ds_editions_t.c.name)).mappings().all()
-        return [{"name": r["name"], "label": r["data"].get("label", ""), "updated_at": r["updated_at"]} for r in rows]
+            rows = conn.execute(select(documents_t).where(
+                documents_t.c.game == game, documents_t.c.collection == collection)
+                .order_by(documents_t.c.name)).mappings().all()
+        return [_document(r) for r in rows]
 
-
-    def ds_edition(self, name: str) -> dict | None:
+    def document(self, game: str, collection: str, name: str) -> Document | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(ds_editions_t.c.data).where(ds_editions_t.c.name == name)).first()
-        return row[0] if row else None
+            row = conn.execute(select(documents_t).where(
+                documents_t.c.game == game, documents_t.c.collection == collection,
+                documents_t.c.name == name)).mappings().first()
+        return _document(row) if row else None
 
-
-    def ds_save_edition(self, name: str, data: dict) -> None:
-        """Insert or replace the edition called `name` (two hosts saving at once: the last one wins)."""
+    def save_document(self, game: str, collection: str, name: str, data: dict, owner: str | None = None) -> None:
+        """Insert or replace a document (two writers at once: the last one wins). A replaced
+        document keeps its first owner."""
+        where = (documents_t.c.game == game, documents_t.c.collection == collection, documents_t.c.name == name)
         for _ in range(3):
             try:
                 with self.engine.begin() as conn:
-                    done = conn.execute(update(ds_editions_t).where(ds_editions_t.c.name == name)
+                    done = conn.execute(update(documents_t).where(*where)
                                         .values(data=data, updated_at=now())).rowcount
                     if not done:
-                        conn.execute(insert(ds_editions_t).values(name=name, data=data, updated_at=now()))
+                        conn.execute(insert(documents_t).values(
+                            game=game, collection=collection, name=name, data=data, owner=owner,
+                            updated_at=now()))
                 return
             except IntegrityError:
                 continue  # inserted by someone else meanwhile: update it instead
 
-    def ds_delete_edition(self, name: str) -> None:
+    def delete_document(self, game: str, collection: str, name: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(ds_editions_t.delete().where(ds_editions_t.c.name == name))
+            conn.execute(documents_t.delete().where(
+                documents_t.c.game == game, documents_t.c.collection == collection, documents_t.c.name == name))
 
 
 def _entry(r) -> Entry:
     return Entry(r["seq"], r["seat"], r["kind"], json.loads(r["payload"]), r["key"], r["created_at"])
+
+
+def _document(r) -> Document:
+    return Document(r["name"], r["data"], r["owner"], r["updated_at"])
 
 
 def _game_info(r) -> GameInfo:

@@ -305,10 +305,24 @@ def create_options(form) -> dict:
     name = (form.get("dice_and_slice_edition") or "default").strip()
     if name == "default":
         return {"edition": "default", "side": side}  # normalize_options stores the default's data
-    data = store().ds_edition(name)
+    data = _edition(name)
     if data is None:
         raise RuleError(f"There is no edition called {name!r}.")
     return {"edition": data, "side": side}
+
+
+EDITIONS = "editions"  # the game's document collection in the platform's store
+
+
+def _named_editions() -> list[dict]:
+    """Every named edition: [{"name", "label", "updated_at"}], by name."""
+    return [{"name": d.name, "label": d.data.get("label", ""), "updated_at": d.updated_at}
+            for d in store().documents(GAME_ID, EDITIONS)]
+
+
+def _edition(name: str) -> dict | None:
+    doc = store().document(GAME_ID, EDITIONS, name)
+    return doc.data if doc else None
 
 
 bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
@@ -318,7 +332,7 @@ bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
 def _editions_for_forms():
     def ds_edition_names():
         try:
-            return [e["name"] for e in store().ds_editions()]
+            return [e["name"] for e in _named_editions()]
         except Exception:  # noqa: BLE001 - a page must still render without the list
             return []
     return {"ds_edition_names": ds_edition_names}
@@ -385,7 +399,7 @@ def _valid_name(name: str) -> str:
 
 @bp.get("/editions")
 def editions():
-    return render_template("dice_and_slice/editions.html", named=store().ds_editions())
+    return render_template("dice_and_slice/editions.html", named=_named_editions())
 
 
 @bp.get("/editions/default")
@@ -398,7 +412,7 @@ def edition_default():
 @bp.get("/editions/new")
 def edition_new():
     source = request.args.get("from", "default")
-    data = default_edition_data() if source == "default" else store().ds_edition(source)
+    data = default_edition_data() if source == "default" else _edition(source)
     if data is None:
         abort(404, f"There is no edition called {source!r}.")
     # a copy is a new edition: it must not keep the source's label and note (the default's say
@@ -411,7 +425,7 @@ def edition_new():
 
 @bp.get("/editions/e/<path:name>")
 def edition_show(name):
-    data = store().ds_edition(name)
+    data = _edition(name)
     if data is None:
         abort(404, f"There is no edition called {name!r}.")
     return render_template("dice_and_slice/editions_edit.html", name=name, data=data, readonly=False, new=False,
@@ -423,7 +437,7 @@ def edition_save():
     form = request.form
     original = form.get("original") or None
     try:
-        if original is not None and store().ds_edition(original) is None:
+        if original is not None and _edition(original) is None:
             missing, original = original, None
             raise RuleError(f"There is no saved edition called {missing!r} to change (it may have been renamed or "
                             "deleted); nothing was saved. Save this one under a new name.")
@@ -433,7 +447,7 @@ def edition_save():
         if _same_label(data["label"], default_edition_data()["label"]):
             raise RuleError("That label belongs to the project's default edition; give your edition its own "
                             "label (for example the name of your box).")
-        if name != original and store().ds_edition(name) is not None:
+        if name != original and _edition(name) is not None:
             raise RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
                             "edition to change it). Nothing was saved.")
     except RuleError as exc:
@@ -441,9 +455,9 @@ def edition_save():
         return render_template("dice_and_slice/editions_edit.html", name=form.get("name", ""), data=None,
                                readonly=False, new=original is None, values=values, error=exc.reason,
                                original=original, pics=None), 422
-    store().ds_save_edition(name, data)
+    store().save_document(GAME_ID, EDITIONS, name, data)
     if original and original != name:
-        store().ds_delete_edition(original)
+        store().delete_document(GAME_ID, EDITIONS, original)
     return redirect(url_for("dice_and_slice.edition_show", name=name, saved=1), code=303)
 
 

@@ -13,6 +13,15 @@ HTMX = {"HX-Request": "true"}
 GAME = "dice_and_slice"
 
 
+def edition_data(store, name):
+    doc = store.document("dice_and_slice", "editions", name)
+    return doc.data if doc else None
+
+
+def edition_names(store):
+    return [d.name for d in store.documents("dice_and_slice", "editions")]
+
+
 def verdict(html: str) -> str:
     m = re.search(r'data-testid="verdict">\s*(.*?)\s*</p>', html, re.S)
     assert m, "no verdict on the page"
@@ -267,14 +276,14 @@ def test_edition_editor_refuses_mistakes_and_saves_nothing(client, store):
     # DS-2: the refusal points at the mistake
     assert resp.status_code == 422
     assert "die A face 1 must be a non-empty list" in resp.get_data(as_text=True)
-    assert store.ds_edition("My box") is None
+    assert store.document("dice_and_slice", "editions", "My box") is None
     bad_rows = editor_form(client, name="My box", sideA_rows="..M.....O...\n" * 8)
     resp = client.post("/dice-and-slice/editions", data=bad_rows)
     assert resp.status_code == 422 and "rows must be a list of 9 strings" in resp.get_data(as_text=True)
     unknown = editor_form(client, name="My box", bonus0_toppings="anchovy, olive")
     resp = client.post("/dice-and-slice/editions", data=unknown)
     assert resp.status_code == 422 and "topping &#39;anchovy&#39; appears on neither sheet side" in resp.get_data(as_text=True)
-    assert store.ds_editions() == []
+    assert edition_names(store) == []
 
 
 def test_saved_edition_can_be_chosen_for_a_new_table(client, store):
@@ -282,7 +291,7 @@ def test_saved_edition_can_be_chosen_for_a_new_table(client, store):
     data["dieA_1_0_0"] = "1"  # face 1 of die A gets a second dot
     resp = client.post("/dice-and-slice/editions", data=data)
     assert resp.status_code == 303, resp.get_data(as_text=True)
-    saved = store.ds_edition("My box")
+    saved = edition_data(store, "My box")
     assert saved["slice_points"][14] == 40 and sorted(saved["dice"]["A"][0]) == [[0, 0], [1, 1]]
     assert "My box" in client.get("/dice-and-slice/editions").get_data(as_text=True)
     home = client.get("/").get_data(as_text=True)
@@ -301,7 +310,7 @@ def test_saved_edition_can_be_chosen_for_a_new_table(client, store):
     # editing it again keeps the name; the table's copy does not change (options are copied)
     data = editor_form(client, name="My box", original="My box", label="Changed")
     resp = client.post("/dice-and-slice/editions", data=data)
-    assert resp.status_code == 303 and store.ds_edition("My box")["label"] == "Changed"
+    assert resp.status_code == 303 and edition_data(store, "My box")["label"] == "Changed"
     assert client.get(f"/api/tables/{code}").get_json()["view"]["edition"]["label"] == "My own box"
 
 
@@ -371,7 +380,7 @@ def test_saving_under_a_taken_name_is_refused_and_nothing_changes(client, store)
     onto a taken name; an `original` that does not exist deletes and saves nothing."""
     for name, label in (("One", "Box one"), ("Two", "Box two")):
         assert client.post("/dice-and-slice/editions", data=editor_form(client, name=name, label=label)).status_code == 303
-    one, two = store.ds_edition("One"), store.ds_edition("Two")
+    one, two = edition_data(store, "One"), edition_data(store, "Two")
     # a new edition under an existing name
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", label="Clobber"))
     assert resp.status_code == 422 and "already an edition called &#39;One&#39;" in resp.get_data(as_text=True)
@@ -384,13 +393,13 @@ def test_saving_under_a_taken_name_is_refused_and_nothing_changes(client, store)
     for bogus in ("Nope", "default"):
         resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Three", original=bogus))
         assert resp.status_code == 422 and "no saved edition called" in resp.get_data(as_text=True)
-    assert store.ds_edition("One") == one and store.ds_edition("Two") == two
-    assert [e["name"] for e in store.ds_editions()] == ["One", "Two"]
+    assert edition_data(store, "One") == one and edition_data(store, "Two") == two
+    assert edition_names(store) == ["One", "Two"]
     # a real rename still works, and keeping the name still saves changes
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Three", original="Two", label="Box two"))
-    assert resp.status_code == 303 and [e["name"] for e in store.ds_editions()] == ["One", "Three"]
+    assert resp.status_code == 303 and edition_names(store) == ["One", "Three"]
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", original="One", label="Box 1"))
-    assert resp.status_code == 303 and store.ds_edition("One")["label"] == "Box 1"
+    assert resp.status_code == 303 and edition_data(store, "One")["label"] == "Box 1"
 
 
 def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store):
@@ -410,11 +419,11 @@ def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store)
         assert resp.status_code == 422 and "belongs to the project&#39;s default edition" in resp.get_data(as_text=True)
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=""))
     assert resp.status_code == 422 and "&#39;label&#39; must be a non-empty text" in resp.get_data(as_text=True)
-    assert store.ds_editions() == []
+    assert edition_names(store) == []
     # an own label and no note is fine
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label="Our copy", note=""))
-    assert resp.status_code == 303 and store.ds_edition("Mine")["label"] == "Our copy"
-    assert store.ds_edition("Mine")["note"] == ""
+    assert resp.status_code == 303 and edition_data(store, "Mine")["label"] == "Our copy"
+    assert edition_data(store, "Mine")["note"] == ""
     # copying a saved edition starts without its label too
     html = client.get("/dice-and-slice/editions/new?from=Mine").get_data(as_text=True)
     assert 'value="Mine (copy)"' in html and re.search(r'<input name="label" value="" ', html)
