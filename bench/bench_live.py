@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, _free_port, _wait_for  # noqa: E402
+from tests.browser_fixtures import CHROMIUM, CHROMIUM_ARGS, PHONE, _free_port, _wait_for  # noqa: E402
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "chance"]
 

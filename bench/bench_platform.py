@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import create_app  # noqa: E402
-from companion.platform.registry import get_game  # noqa: E402
+from companion.games.dicez import GAME as DICEZ  # noqa: E402
 from companion.platform.play import _cache, load_replay, replay_entries  # noqa: E402
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
@@ -63,7 +63,7 @@ def main() -> None:
 
     tinfo = store.table(code)
     entries = store.entries(code, 1)
-    game = get_game("dicez")
+    game = DICEZ
     replay_times, load_times = [], []
     for _ in range(50):
         t0 = time.perf_counter()

@@ -1,0 +1,96 @@
+"""Every registered game played through the JSON API the same way: what the server answers must be
+what the game's own rules say, refusals save nothing, secrets stay hidden in the log, undo restores."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.platform.contract import Viewer
+from companion.platform.registry import GAMES
+from tests.contract.playout import legal_choice
+from tests.helpers import bearer, new_table
+
+GAME_IDS = list(GAMES)
+
+
+def _tokens(table) -> dict:
+    """Who reads: each seat's own client, the host, and anyone without a token."""
+    out = {Viewer.own(s["seat"]): s["token"] for s in table["seats"]}
+    out[Viewer.host()] = table["host_token"]
+    out[Viewer.table()] = None
+    return out
+
+
+def _get(client, url, token):
+    resp = client.get(url, headers=bearer(token) if token else {})
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()
+
+
+def _post(client, table, seat, entry):
+    return client.post(f"/api/tables/{table['code']}/entries", json=entry,
+                       headers=bearer(table["seats"][seat]["token"]))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_random_game_through_the_api_matches_the_rules(client, game_id):
+    game = GAMES[game_id]
+    rng = random.Random(f"api-{game_id}")
+    players = min(game.max_players, max(game.min_players, 3))
+    names = [f"P{i}" for i in range(players)]
+    table = new_table(client, names, game=game_id)
+    code = table["code"]
+    state = game.new_state(players, game.normalize_options({}))
+    history = []  # (seat, entry, state before)
+    for _ in range(40):
+        if game.finished(state):
+            break
+        seat, legal = legal_choice(game, state, rng)
+        entry = rng.choice(legal)
+        # the same entry from a seat that may not make it is refused and saves nothing
+        wrong = next((s for s in range(players) if game.check(state, s, entry)), None)
+        if wrong is not None:
+            version = _get(client, f"/api/tables/{code}", None)["version"]
+            resp = _post(client, table, wrong, entry)
+            assert resp.status_code in (400, 422) and resp.get_json()["error"] == game.check(state, wrong, entry)
+            assert _get(client, f"/api/tables/{code}", None)["version"] == version
+        resp = _post(client, table, seat, entry)
+        assert resp.status_code == 201, resp.get_json()
+        history.append((seat, entry, state))
+        state = game.apply(state, seat, entry)
+        _assert_server_shows(client, table, game, state, history)
+    _assert_undo_restores(client, table, game, history)
+
+
+def _assert_server_shows(client, table, game, state, history):
+    code = table["code"]
+    for viewer, token in _tokens(table).items():
+        answer = _get(client, f"/api/tables/{code}", token)
+        assert answer["view"] == game.view(state, viewer)
+        assert answer["finished"] == game.finished(state)
+        assert answer["waiting_for"] == game.waiting_for(state)
+        assert [p["total"] for p in answer["players"]] == game.totals(state)
+        log = _get(client, f"/api/tables/{code}/entries", token)["entries"]
+        for item, (seat, entry, before) in zip(log, history):
+            hidden = game.secret(seat, entry, before, state, viewer)
+            assert item.get("hidden", False) == hidden
+            if hidden:
+                assert set(item) <= {"seq", "seat", "kind", "time", "hidden"}
+
+
+def _assert_undo_restores(client, table, game, history):
+    """Undo of the last entry gives back the view from before it (or says why it cannot)."""
+    if not history or game.finished(game.apply(history[-1][2], history[-1][0], history[-1][1])):
+        return
+    seat, entry, before = history[-1]
+    now = game.apply(before, seat, entry)
+    refusal = game.undo_refusal(seat, entry, before, now)
+    resp = client.post(f"/api/tables/{table['code']}/undo", json={},
+                       headers=bearer(table["seats"][seat]["token"]))
+    if refusal:
+        assert resp.status_code == 422 and resp.get_json()["error"] == refusal
+        return
+    assert resp.status_code == 201, resp.get_json()
+    answer = _get(client, f"/api/tables/{table['code']}", None)
+    assert answer["view"] == game.view(before, Viewer.table())

@@ -1,0 +1,131 @@
+"""The contract every registered game keeps, checked the same way for each (a new game gets these
+tests by being listed in companion/games/__init__.py)."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.platform.contract import Game, RuleError, Viewer
+from companion.platform.gameweb import GameWeb
+from companion.platform.registry import GAMES
+from tests.contract.playout import legal_choice, player_counts, playout, viewers
+
+GAME_IDS = list(GAMES)
+SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(params=GAME_IDS)
+def game(request) -> Game:
+    return GAMES[request.param]
+
+
+def test_a_game_declares_itself_completely(game):
+    assert isinstance(game, Game)
+    assert game.id in GAMES and game.title
+    assert 1 <= game.min_players <= game.max_players
+    assert game.entry_kinds and "undo" not in game.entry_kinds  # undo is the platform's
+    assert set(game.host_kinds) <= set(game.entry_kinds)
+    assert isinstance(game.web, GameWeb)
+    for n in (game.min_players, game.max_players):
+        state = game.new_state(n, game.normalize_options({}))
+        assert len(game.totals(state)) == n
+        assert not game.finished(state) and game.winners(state) == []
+        assert set(game.waiting_for(state)) <= set(range(n)) and game.waiting_for(state)
+
+
+def test_bad_options_are_refused_with_a_reason(game):
+    with pytest.raises(RuleError) as caught:
+        game.normalize_options({"no such option, surely": True})
+    assert caught.value.reason
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 2))
+def test_random_playouts_driven_by_hints_reach_the_end(game_id, seed, pick):
+    game = GAMES[game_id]
+    players = player_counts(game)[pick % len(player_counts(game))]
+    state, steps = playout(game, players, random.Random(seed))
+    assert game.finished(state), f"{len(steps)} entries and still playing"
+    assert game.waiting_for(state) == []
+    assert set(game.winners(state)) <= set(range(players))
+    assert len(game.totals(state)) == players
+    # once over, nothing more is taken: every seat's attempt is refused with a reason
+    for seat in range(players):
+        for entry in steps[-1].alternatives[:3] + [steps[-1].entry]:
+            assert game.check(state, seat, entry)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_check_agrees_with_apply_and_a_refusal_changes_nothing(game_id, seed):
+    game = GAMES[game_id]
+    rng = random.Random(seed)
+    players = rng.choice(player_counts(game))
+    _, steps = playout(game, players, rng, max_steps=80)
+    for step in steps:
+        assert game.check(step.before, step.seat, step.entry) is None
+        for other in range(players):  # the same entry from every other seat: refused or taken, never both
+            refusal = game.check(step.before, other, step.entry)
+            views_before = game.view(step.before, Viewer.table())
+            try:
+                game.apply(step.before, other, step.entry)
+            except RuleError as exc:
+                assert refusal == exc.reason, "check and apply must give the same refusal"
+                assert game.view(step.before, Viewer.table()) == views_before
+            else:
+                assert refusal is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_replaying_the_log_reproduces_the_state_and_views_are_json(game_id, seed):
+    game = GAMES[game_id]
+    rng = random.Random(seed)
+    players = rng.choice(player_counts(game))
+    options = game.normalize_options({})
+    final, steps = playout(game, players, rng, max_steps=200)
+    state = game.new_state(players, options)
+    for step in steps:
+        state = game.apply(state, step.seat, step.entry)
+    assert state == final
+    for viewer in viewers(players):
+        assert game.view(state, viewer) == game.view(final, viewer)
+    for step in steps[:: max(1, len(steps) // 15)]:
+        for viewer in viewers(players):
+            json.dumps(game.view(step.after, viewer))
+        seat, _ = legal_choice(game, step.before, rng)
+        json.dumps(game.hints(step.before, seat, game.sample_draft(step.before, seat, rng)))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_secret_entry_is_invisible_to_every_viewer_it_is_kept_from(game_id, seed):
+    """Whatever the secret choice was, a viewer it is hidden from sees exactly the same view."""
+    game = GAMES[game_id]
+    rng = random.Random(seed)
+    players = rng.choice(player_counts(game))
+    _, steps = playout(game, players, rng, max_steps=200)
+    for step in steps:
+        for viewer in viewers(players):
+            if not game.secret(step.seat, step.entry, step.before, step.after, viewer):
+                continue
+            assert viewer.private_seat != step.seat, "an entry is never secret from its own device"
+            seen = game.view(step.after, viewer)
+            for other in step.alternatives:
+                after = game.apply(step.before, step.seat, other)
+                if game.secret(step.seat, other, step.before, after, viewer):
+                    assert game.view(after, viewer) == seen
+
+
+def test_every_game_is_reachable_from_the_start_page(client):
+    page = client.get("/").get_data(as_text=True)
+    for game in GAMES.values():
+        assert f'value="{game.id}"' in page and game.title in page
