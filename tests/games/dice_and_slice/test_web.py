@@ -454,3 +454,19 @@ def test_every_dot_tap_is_also_reachable_with_the_arrow_pad():
                         break
                     q, dx, dy = ghost_position(plus_l, {"rot": q, "dx": dx, "dy": dy, "move": move}, [])
                 assert (q, dx, dy) == want, (tx, ty, rot)
+
+
+def test_nonsense_in_the_address_or_the_form_is_answered_with_a_reason_never_a_crash(client):
+    """DS-16: a hand-edited address shows a ghost anyway; a form without a position says what to do."""
+    table, csrf = start(client)
+    code = table["code"]
+    roll_and_choose(client, table)
+    for query in ("?rot=x&dx=&dy=zz", "?rot=1&tx=-40&ty=99999999999999999999", "?dx=" + "9" * 5000 + "&rot=0&dy=0",
+                  "?bx=1&by=oops&move=sideways"):
+        resp = client.get(f"/t/{code}/s/0/sheet{query}")
+        assert resp.status_code == 200 and 'data-testid="ghost"' in resp.get_data(as_text=True)
+    resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="place", rot="turn", dx=1, dy=1), headers=HTMX)
+    assert resp.status_code == 422 and "Put the pattern on the sheet first" in resp.get_data(as_text=True)
+    resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="bonus", bx=1, by=1), headers=HTMX)
+    assert resp.status_code == 422 and "Place your die" in resp.get_data(as_text=True)  # the engine's reason
+    assert [e["kind"] for e in log(client, code)] == ["roll", "choose"]

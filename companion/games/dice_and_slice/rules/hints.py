@@ -49,9 +49,15 @@ def _num(draft, key: str) -> int | None:
         return None
     if isinstance(raw, int):
         return raw
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-        return int(raw.strip())
-    return None
+    try:
+        return int(raw.strip()) if isinstance(raw, str) else None
+    except ValueError:  # not a number (or thousands of digits)
+        return None
+
+
+def _move(draft) -> str | None:
+    move = draft.get("move")
+    return move if isinstance(move, str) else None
 
 
 def _clamp(v: int, low: int, high: int) -> int:
@@ -129,7 +135,7 @@ def ghost_position(face, draft, placements: list[dict]) -> tuple[int, int, int]:
         w, h = _dims(face, q)
         dx = _clamp(_clamp(tx, 0, g.DOT_W - 1) - (w - 1) // 2, 0, g.DOT_W - w)
         dy = _clamp(_clamp(ty, 0, g.DOT_H - 1) - (h - 1) // 2, 0, g.DOT_H - h)
-    return _step(face, q, dx, dy, draft.get("move"))
+    return _step(face, q, dx, dy, _move(draft))
 
 
 def _step(face, q: int, dx: int, dy: int, move) -> tuple[int, int, int]:
@@ -199,7 +205,7 @@ def bonus_position(mask: int, draft) -> tuple[int, int]:
     bx, by = _num(draft, "bx"), _num(draft, "by")
     if bx is None or by is None:
         return _nearest_free(mask)
-    dx, dy = MOVES.get(draft.get("move"), (0, 0))
+    dx, dy = MOVES.get(_move(draft), (0, 0))
     return _clamp(bx + dx, 0, g.DOT_W - 1), _clamp(by + dy, 0, g.DOT_H - 1)
 
 
