@@ -1,5 +1,5 @@
 """Dice and Slice: roll and write on a 12 x 9 pizza sheet. Rules: `rules/` (DS-n in
-seeds/dice-and-slice.md); phone pages and the edition editor: `web.py`."""
+seeds/dice-and-slice.md); phone pages: `web.py`; the edition editor: `editions.py`."""
 from __future__ import annotations
 
 import random
@@ -9,6 +9,7 @@ from companion.platform.contract import Game, Viewer
 from . import rules
 from .rules import engine
 from .rules.edition import DIE_NAMES
+from .rules.geometry import DOT_H, DOT_W
 from .web import WEB
 
 
@@ -33,6 +34,9 @@ class DiceAndSlice(Game):
     def view(self, state, viewer: Viewer):
         return rules.view(state, viewer.plays_for)  # every sheet is public
 
+    def hints(self, state, seat, draft):
+        return rules.hints(state, seat, draft)
+
     def waiting_for(self, state):
         return engine.waiting_for(state)
 
@@ -46,7 +50,11 @@ class DiceAndSlice(Game):
         return engine.totals(state)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
-        return {"faces": {d: rng.randint(1, 6) for d in DIE_NAMES}}
+        """What the dice in the tower might show, and a dot tapped somewhere on the sheet (for the
+        pattern, turned at random, or for a bonus dot)."""
+        x, y = rng.randrange(DOT_W), rng.randrange(DOT_H)
+        return {"faces": {d: rng.randint(1, 6) for d in DIE_NAMES}, "rot": rng.randrange(4),
+                "tx": x, "ty": y, "bx": x, "by": y}
 
 
 GAME = DiceAndSlice()

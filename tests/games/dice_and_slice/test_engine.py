@@ -208,7 +208,7 @@ def test_ds16_seat_out_of_range_refused():
     [
         ([(0, 0), (1, 0), (2, 0), (2, 1)], "turned only in quarter turns (no mirror image)"),  # mirrored B5
         ([(0, 0), (1, 0), (2, 0)], "pattern"),
-        ([(11, 0), (12, 0), (13, 0), (11, 1)], "off the sheet"),
+        ([(11, 0), (12, 0), (13, 0), (11, 1)], "Off the sheet: 1 dot of the pattern"),
         ([(0, 0), (0, 0), (1, 0), (2, 0)], "twice"),
         ([(0, 0), (1, 0), (2, 0), (0, 1)], "at least one new dot"),
         ([[0.5, 0]], "whole numbers"),
@@ -424,7 +424,8 @@ def test_view_shape_is_json_and_apply_never_mutates():
     p = v["players"][0]
     assert set(p) >= {"dots", "lines", "regions", "toppings", "pending_bonus_dots", "score", "total"}
     r = next(r for r in p["regions"] if r["scorable"])
-    assert r == {"squares": [[0, 0], [1, 0], [0, 1], [1, 1]], "size": 4, "enclosed": True, "scorable": True, "points": 4}
+    assert r == {"squares": [[0, 0], [1, 0], [0, 1], [1, 1]], "size": 4, "enclosed": True, "scorable": True, "points": 4,
+                 "box": {"x": 0, "y": 0, "w": 2, "h": 2, "size": 4}}
     assert v["rolled"]["A"] == {"face": 1, "dots": [[1, 1]]}
     assert v["chosen"] == "A" and v["phase"] == "place"
 

@@ -433,23 +433,40 @@ def test_every_dot_tap_is_also_reachable_with_the_arrow_pad():
     """The dots are smaller than 44 px on a phone (documented exception), so whatever a tap on a
     dot does, the ≥ 44 px turn button and arrows must reach too (DS-5: any quarter turn, any slide)."""
     from companion.games.dice_and_slice import web
+    from companion.games.dice_and_slice.rules.hints import ghost_position
 
     assert "44 px" in web.__doc__ and "arrow pad" in web.__doc__
     plus_l = frozenset({(0, 0), (1, 0), (2, 0), (0, 1)})  # die B face 5 of the default edition
-    start = web.ghost_position(plus_l, {}, 0, [])
+    start = ghost_position(plus_l, {}, [])
     for tx in range(g.DOT_W):
         for ty in range(g.DOT_H):
             for rot in range(4):
-                want = web.ghost_position(plus_l, {"rot": str(rot), "tx": str(tx), "ty": str(ty)}, 0, [])
+                want = ghost_position(plus_l, {"rot": str(rot), "tx": str(tx), "ty": str(ty)}, [])
                 q, dx, dy = start
                 for _ in range(4):  # turn until the pattern has the tapped turn
                     if q == want[0]:
                         break
-                    q, dx, dy = web.ghost_position(plus_l, {"rot": str(q), "dx": str(dx), "dy": str(dy), "move": "rotate"}, 0, [])
+                    q, dx, dy = ghost_position(plus_l, {"rot": q, "dx": dx, "dy": dy, "move": "rotate"}, [])
                 for _ in range(30):  # then step towards the tapped place
                     move = ("left" if dx > want[1] else "right" if dx < want[1] else
                             "up" if dy > want[2] else "down" if dy < want[2] else None)
                     if move is None:
                         break
-                    q, dx, dy = web.ghost_position(plus_l, {"rot": str(q), "dx": str(dx), "dy": str(dy), "move": move}, 0, [])
+                    q, dx, dy = ghost_position(plus_l, {"rot": q, "dx": dx, "dy": dy, "move": move}, [])
                 assert (q, dx, dy) == want, (tx, ty, rot)
+
+
+def test_nonsense_in_the_address_or_the_form_is_answered_with_a_reason_never_a_crash(client):
+    """DS-16: a hand-edited address shows a ghost anyway; a form without a position says what to do."""
+    table, csrf = start(client)
+    code = table["code"]
+    roll_and_choose(client, table)
+    for query in ("?rot=x&dx=&dy=zz", "?rot=1&tx=-40&ty=99999999999999999999", "?dx=" + "9" * 5000 + "&rot=0&dy=0",
+                  "?bx=1&by=oops&move=sideways"):
+        resp = client.get(f"/t/{code}/s/0/sheet{query}")
+        assert resp.status_code == 200 and 'data-testid="ghost"' in resp.get_data(as_text=True)
+    resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="place", rot="turn", dx=1, dy=1), headers=HTMX)
+    assert resp.status_code == 422 and "Put the pattern on the sheet first" in resp.get_data(as_text=True)
+    resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="bonus", bx=1, by=1), headers=HTMX)
+    assert resp.status_code == 422 and "Place your die" in resp.get_data(as_text=True)  # the engine's reason
+    assert [e["kind"] for e in log(client, code)] == ["roll", "choose"]

@@ -1,7 +1,8 @@
 """Dice and Slice rules engine (roll-and-write pizza slicing). Pure Python.
 
 Modules: geometry (dots, lines, regions, placements), edition (edition data and its
-validation), engine (state, entries, scoring), view (JSON for the phones).
+validation), engine (state, entries, scoring), view (JSON for the phones), hints (what a
+sheet previews while the player taps).
 Rules are numbered DS-n in seeds/dice-and-slice.md.
 """
 from __future__ import annotations
@@ -23,11 +24,12 @@ from .engine import (
     winners,
 )
 from .geometry import analyse, legal_placements
+from .hints import hints
 from .view import view
 
 __all__ = [
     "Edition", "RuleError", "State", "analyse", "apply", "breakdown", "default_edition",
-    "finished", "legal_placements", "load_edition", "new_state", "normalize_options", "placements_for",
+    "finished", "hints", "legal_placements", "load_edition", "new_state", "normalize_options", "placements_for",
     "totals",
     "view", "waiting_for", "winners",
 ]

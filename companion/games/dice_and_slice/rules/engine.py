@@ -144,13 +144,34 @@ def _keys(entry: dict, allowed: set) -> None:
         raise RuleError(f"This entry has unexpected field(s): {', '.join(sorted(map(str, extra)))}.")
 
 
-def _dot(raw, what: str = "A dot") -> tuple[int, int]:
+def _coords(raw, what: str = "A dot") -> tuple[int, int]:
     if not (isinstance(raw, (list, tuple)) and len(raw) == 2 and all(g_is_int(c) for c in raw)):
         raise MalformedEntry(f"{what} must be given as [x, y] with whole numbers.")
-    x, y = raw
+    return raw[0], raw[1]
+
+
+def _dot(raw, what: str = "A dot") -> tuple[int, int]:
+    x, y = _coords(raw, what)
     if not g.on_lattice(x, y):
         raise RuleError(f"Dot ({x},{y}) is off the sheet: x goes 0 to 12 and y 0 to 9.")
     return x, y
+
+
+def _pattern_dots(raw) -> list[tuple[int, int]]:
+    """A placement's dots, each once; DS-5: every one of them on the sheet."""
+    if not isinstance(raw, list) or not raw:
+        raise MalformedEntry("List the dots of the whole pattern as you placed it, overlaps included.")
+    dots = []
+    for d in raw:
+        dot = _coords(d)
+        if dot in dots:
+            raise RuleError(f"Dot ({dot[0]},{dot[1]}) is listed twice.")
+        dots.append(dot)
+    off = sum(1 for d in dots if not g.on_lattice(*d))
+    if off:
+        raise RuleError(f"Off the sheet: {off} dot{'s' if off > 1 else ''} of the pattern would land outside "
+                        "the pizza; slide it back so that every dot lands on a dot of the sheet.")
+    return dots
 
 
 def _describe_face(face: frozenset) -> str:
@@ -284,15 +305,7 @@ def _placing_seat(state: State, seat: int) -> Seat:
 def _place(state: State, seat: int, entry: dict) -> State:
     _keys(entry, {"dots"})
     s = _placing_seat(state, seat)
-    raw = entry.get("dots")
-    if not isinstance(raw, list) or not raw:
-        raise MalformedEntry("List the dots of the whole pattern as you placed it, overlaps included.")
-    dots = []
-    for d in raw:
-        dot = _dot(d)
-        if dot in dots:
-            raise RuleError(f"Dot ({dot[0]},{dot[1]}) is listed twice.")
-        dots.append(dot)
+    dots = _pattern_dots(entry.get("dots"))
     die = state.die_for(seat)
     face = state.face_for(seat)
     if not g.matches_face(face, frozenset(dots)):
@@ -302,7 +315,8 @@ def _place(state: State, seat: int, entry: dict) -> State:
         )
     m = g.mask_of(dots)
     if not m & ~s.dots:
-        raise RuleError("Every one of those dots is already marked; a placement must mark at least one new dot.")
+        raise RuleError("No new dot: every dot of the pattern is already marked; a placement must mark at least "
+                        "one new dot.")
     ns = s._replace(dots=s.dots | m)
     ns = _settle(_after_marking(state, seat, s.dots, ns)._replace(status="bonus"))
     return _store(state, seat, s, ns)

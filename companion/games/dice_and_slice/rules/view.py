@@ -2,12 +2,37 @@
 from __future__ import annotations
 
 from . import geometry as g
-from .edition import DIE_NAMES
+from .edition import DIE_NAMES, SIDE_NAMES, Edition
 from .engine import State, breakdown, finished, waiting_for, winners
 
 
 def _sq(s: int) -> list[int]:
     return [s % g.SQ_W, s // g.SQ_W]
+
+
+def box(squares) -> dict:
+    """The rectangle of squares (indexes) a region or slice covers: x, y, w, h and its size."""
+    xs = [s % g.SQ_W for s in squares]
+    ys = [s // g.SQ_W for s in squares]
+    return {"x": min(xs), "y": min(ys), "w": max(xs) - min(xs) + 1, "h": max(ys) - min(ys) + 1,
+            "size": len(squares)}
+
+
+def topping_kinds(edition: Edition, side: str) -> list[dict]:
+    """Every topping of the edition (both sheet sides, in the order they first appear) with the
+    letter printed for it: the table's side's legend first, then the other side's."""
+    sides = [edition.data["sides"][s]["legend"] for s in SIDE_NAMES]
+    kinds = dict.fromkeys(k.strip() for legend in sides for k in legend.values())
+    letters: dict[str, str] = {}
+    for legend in [edition.data["sides"][side]["legend"], *sides]:
+        for letter, kind in legend.items():
+            letters.setdefault(kind.strip(), letter)
+    return [{"kind": k, "letter": letters.get(k, k[:1].upper())} for k in kinds]
+
+
+def die_faces(edition: Edition) -> dict:
+    """Each die's six faces as dots on the 3 x 3 grid, face 1 first."""
+    return {d: [sorted([list(p) for p in edition.face(d, n)]) for n in range(1, 7)] for d in DIE_NAMES}
 
 
 def _sheet(state: State, seat: int) -> dict:
@@ -18,6 +43,7 @@ def _sheet(state: State, seat: int) -> dict:
         {
             "squares": [list(c) for c in r.square_coords()],
             "size": r.size,
+            "box": box(r.squares),
             "enclosed": r.enclosed,
             "scorable": r.scorable,
             "points": ed.points_for(r.size) if r.scorable else 0,
@@ -44,6 +70,8 @@ def _sheet(state: State, seat: int) -> dict:
         "regions": regions,
         "toppings": toppings,
         "pending_bonus_dots": len(s.pending),
+        # the toppings whose bonus dot is waiting, in the order they were granted (DS-11)
+        "pending_bonus_squares": [_sq(sq) for sq in s.pending],
         "border_complete": (s.dots & g.BORDER) == g.BORDER,
         "largest_region": a.largest,
         "score": bd,
@@ -75,8 +103,9 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": "dice_and_slice",
         "viewer": viewer,
-        "edition": {"label": ed.label, "note": ed.note},
+        "edition": {"label": ed.label, "note": ed.note, "dice": die_faces(ed)},
         "side": state.side,
+        "topping_kinds": topping_kinds(ed, state.side),
         "turn": state.turn,
         "active": state.active,
         "phase": state.phase,

@@ -1,0 +1,255 @@
+"""The Dice and Slice edition editor: named editions (what is printed on your dice and sheet pad,
+DS-2), kept in the platform's document store under the game's "editions" collection.
+
+A table copies its edition into its options when it is created, so editing or deleting an edition
+never changes a game already started.
+"""
+from __future__ import annotations
+
+import weakref
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
+
+from companion.platform.context import store
+from companion.platform.contract import RuleError
+from companion.platform.storage import Store
+
+from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, load_edition
+from .rules.geometry import MAX_SLICE
+
+GAME_ID = "dice_and_slice"
+EDITIONS = "editions"  # the game's document collection in the platform's store
+BONUS_ROWS = 20  # topping bonus rows the editor reads
+EDITOR = "dice_and_slice/editions_edit.html"
+
+bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
+
+
+# ---- the stored editions ------------------------------------------------------------------------
+# Databases from before the document store kept editions in a table of their own. The first time a
+# store's editions are read, that table's rows move into the (still empty) collection.
+_LEGACY = Table("ds_editions", MetaData(), Column("name", String(60)), Column("data", JSON))
+_checked_stores: "weakref.WeakSet[Store]" = weakref.WeakSet()
+
+
+def import_legacy_editions(st: Store) -> int:
+    """Copy the old `ds_editions` rows into the document store if it has none yet; how many."""
+    if st in _checked_stores:
+        return 0
+    _checked_stores.add(st)
+    if not inspect(st.engine).has_table("ds_editions") or st.documents(GAME_ID, EDITIONS):
+        return 0
+    with st.engine.connect() as conn:
+        rows = conn.execute(select(_LEGACY.c.name, _LEGACY.c.data)).all()
+    copied = 0
+    for name, data in rows:
+        if isinstance(name, str) and isinstance(data, dict):
+            st.save_document(GAME_ID, EDITIONS, name, data)
+            copied += 1
+    return copied
+
+
+def named_editions() -> list[dict]:
+    """Every named edition: [{"name", "label", "updated_at"}], by name."""
+    st = store()
+    import_legacy_editions(st)
+    return [{"name": d.name, "label": d.data.get("label", ""), "updated_at": d.updated_at}
+            for d in st.documents(GAME_ID, EDITIONS)]
+
+
+def edition_data(name: str) -> dict | None:
+    st = store()
+    import_legacy_editions(st)
+    doc = st.document(GAME_ID, EDITIONS, name)
+    return doc.data if doc else None
+
+
+@bp.app_context_processor
+def _editions_for_forms():
+    def ds_edition_names():
+        try:
+            return [e["name"] for e in named_editions()]
+        except Exception:  # noqa: BLE001 - a page must still render without the list
+            return []
+    return {"ds_edition_names": ds_edition_names}
+
+
+# ---- the editor's form -> an edition ------------------------------------------------------------
+def _face_dots(form, die: str, n: int) -> list[tuple[int, int]]:
+    return [(x, y) for y in range(3) for x in range(3) if form.get(f"die{die}_{n}_{x}_{y}")]
+
+
+def _legend(side: str, text: str) -> dict:
+    legend = {}
+    for line in (text or "").splitlines():
+        if not line.strip():
+            continue
+        if "=" not in line:
+            raise RuleError(f"Edition problem: side {side} legend line {line.strip()!r} must look like M=mushroom.")
+        letter, kind = line.split("=", 1)
+        legend[letter.strip()] = kind.strip()
+    return legend
+
+
+def _rows(text: str) -> list[str]:
+    return [r.strip() for r in (text or "").splitlines() if r.strip()]
+
+
+def _toppings(text) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _whole(raw, problem: str) -> int:
+    try:
+        return int((raw or "").strip())
+    except ValueError:
+        raise RuleError(f"Edition problem: {problem}.") from None
+
+
+def _bonuses(form) -> list[dict]:
+    bonuses = []
+    for i in range(BONUS_ROWS):
+        tops, points = _toppings(form.get(f"bonus{i}_toppings")), (form.get(f"bonus{i}_points") or "").strip()
+        if tops or points:
+            bonuses.append({"toppings": tops, "points": _whole(
+                points, f"topping bonus row {i + 1} needs its points as a whole number")})
+    return bonuses
+
+
+def form_to_edition(form) -> dict:
+    """The editor's plain form -> an edition dict (validated afterwards by load_edition)."""
+    return {
+        "label": (form.get("label") or "").strip(),
+        "note": (form.get("note") or "").strip(),
+        "dice": {d: [[list(p) for p in _face_dots(form, d, n)] for n in range(1, 7)] for d in DIE_NAMES},
+        "sides": {s: {"legend": _legend(s, form.get(f"side{s}_legend")), "rows": _rows(form.get(f"side{s}_rows"))}
+                  for s in SIDE_NAMES},
+        "topping_bonuses": _bonuses(form),
+        "slice_points": [_whole(form.get(f"points{n}"), f"the points for a slice of {n} must be a whole number")
+                         for n in range(1, MAX_SLICE + 1)],
+    }
+
+
+def _edition_form_values(data: dict) -> dict:
+    """What the editor's fields show for a stored edition."""
+    return {
+        "dice": {d: [{(x, y) for x, y in f} for f in data["dice"][d]] for d in DIE_NAMES},
+        "legend": {s: "\n".join(f"{k}={v}" for k, v in data["sides"][s]["legend"].items()) for s in SIDE_NAMES},
+        "rows": {s: "\n".join(data["sides"][s]["rows"]) for s in SIDE_NAMES},
+        "bonuses": data["topping_bonuses"] + [{"toppings": [], "points": ""}] * 3,
+        "points": data["slice_points"],
+    }
+
+
+def _posted_bonuses(form) -> list[dict]:
+    rows = []
+    for i in range(BONUS_ROWS):
+        tops, points = form.get(f"bonus{i}_toppings"), form.get(f"bonus{i}_points")
+        if tops is not None or points is not None:
+            rows.append({"toppings": _toppings(tops), "points": points or ""})
+    return rows
+
+
+def _form_values_from_post(form) -> dict:
+    """What the editor's fields show again after a refused save: exactly what was posted."""
+    return {
+        "dice": {d: [set(_face_dots(form, d, n)) for n in range(1, 7)] for d in DIE_NAMES},
+        "legend": {s: form.get(f"side{s}_legend", "") for s in SIDE_NAMES},
+        "rows": {s: form.get(f"side{s}_rows", "") for s in SIDE_NAMES},
+        "bonuses": _posted_bonuses(form),
+        "points": [form.get(f"points{n}", "") for n in range(1, MAX_SLICE + 1)],
+        "label": form.get("label", ""), "note": form.get("note", ""),
+    }
+
+
+def _pics(data: dict) -> dict:
+    """Toppings of each side as a small grid for the read-only view."""
+    out = {}
+    for s in SIDE_NAMES:
+        legend = data["sides"][s]["legend"]
+        out[s] = [[(ch, legend.get(ch, "")) for ch in row] for row in data["sides"][s]["rows"]]
+    return out
+
+
+def _valid_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name or len(name) > 60:
+        raise RuleError("Give the edition a name of 1 to 60 characters.")
+    if name.lower() == "default":
+        raise RuleError('"default" is the project\'s own edition; choose another name.')
+    return name
+
+
+def _same_label(a, b) -> bool:
+    return " ".join(str(a).split()).casefold() == " ".join(str(b).split()).casefold()
+
+
+def _checked_save(form, original: str | None) -> tuple[str, dict]:
+    """(name, edition) to save from the editor's form; RuleError saying what stops it."""
+    name = _valid_name(form.get("name"))
+    data = form_to_edition(form)
+    load_edition(data)  # DS-2: a mistake is refused with a message pointing at it
+    if _same_label(data["label"], default_edition_data()["label"]):
+        raise RuleError("That label belongs to the project's default edition; give your edition its own "
+                        "label (for example the name of your box).")
+    if name != original and edition_data(name) is not None:
+        raise RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
+                        "edition to change it). Nothing was saved.")
+    return name, data
+
+
+# ---- pages --------------------------------------------------------------------------------------
+def _editor(name: str, data: dict, **extra):
+    return render_template(EDITOR, name=name, data=data, values=_edition_form_values(data), error=None,
+                           pics=_pics(data), **extra)
+
+
+@bp.get("/editions")
+def editions():
+    return render_template("dice_and_slice/editions.html", named=named_editions())
+
+
+@bp.get("/editions/default")
+def edition_default():
+    return _editor("default", default_edition_data(), readonly=True)
+
+
+@bp.get("/editions/new")
+def edition_new():
+    source = request.args.get("from", "default")
+    data = default_edition_data() if source == "default" else edition_data(source)
+    if data is None:
+        abort(404, f"There is no edition called {source!r}.")
+    # a copy is a new edition: it must not keep the source's label and note (the default's say
+    # "Companion default edition (the project's own design…)", which would mislabel the copy)
+    name = "" if source == "default" else f"{source} (copy)"
+    return _editor(name, {**data, "label": "", "note": ""}, readonly=False, new=True)
+
+
+@bp.get("/editions/e/<path:name>")
+def edition_show(name):
+    data = edition_data(name)
+    if data is None:
+        abort(404, f"There is no edition called {name!r}.")
+    return _editor(name, data, readonly=False, new=False)
+
+
+@bp.post("/editions")
+def edition_save():
+    form = request.form
+    original = form.get("original") or None
+    try:
+        if original is not None and edition_data(original) is None:
+            missing, original = original, None  # nothing to change: the form becomes a new edition
+            raise RuleError(f"There is no saved edition called {missing!r} to change (it may have been renamed "
+                            "or deleted); nothing was saved. Save this one under a new name.")
+        name, data = _checked_save(form, original)
+    except RuleError as exc:
+        return render_template(EDITOR, name=form.get("name", ""), data=None, readonly=False, new=original is None,
+                               values=_form_values_from_post(form), error=exc.reason, original=original,
+                               pics=None), 422
+    store().save_document(GAME_ID, EDITIONS, name, data)
+    if original and original != name:
+        store().delete_document(GAME_ID, EDITIONS, original)
+    return redirect(url_for("dice_and_slice.edition_show", name=name, saved=1), code=303)
