@@ -33,6 +33,9 @@ class PizzaTheory(Game):
         # PT-8: a pending cut is shown to its own seat's device only, never to a shared one
         return rules.view(state, viewer.private_seat)
 
+    def hints(self, state, seat, draft):
+        return rules.hints(state, seat, draft)
+
     def secret(self, entry_seat, entry, before, now, viewer: Viewer):
         return engine.secret(entry_seat, entry, before, now, viewer.private_seat)
 
@@ -52,7 +55,7 @@ class PizzaTheory(Game):
         return engine.totals(state)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
-        return {"line": rng.randint(1, 6)}
+        return rules.sample_draft(rng)
 
 
 GAME = PizzaTheory()

@@ -20,6 +20,7 @@ OPTION_KEYS = ("x_spaces", "first_seat")
 @dataclass(frozen=True)
 class Resolution:
     round: int
+    first: int  # the seat that was 1st in this round
     ks: tuple[int, int, int]  # chosen line per family (k values)
     cut_id: int
     # (seat or -1 for the neutral cutter, colour, corner index, family, line number as announced)
@@ -209,6 +210,21 @@ def _neutral_mask(masks, line: int) -> int:
     return BOARD.touch_mask[c.family][c.numbering[line - 1]] & ~(masks[0] | masks[1] | masks[2])
 
 
+def neutral_line(line: int) -> tuple[int, int]:
+    """PT-15: (family, k) of neutral line `line`, numbered from the 3rd corner."""
+    c = BOARD.corners[2]
+    return c.family, c.numbering[line - 1]
+
+
+def neutral_blocked(state: State, line: int) -> str | None:
+    """PT-15: why no neutral topping can go down beside `line`, or None if one must."""
+    if state.supply[NEUTRAL] == 0:
+        return "the neutral supply is empty"
+    if not _neutral_mask(state.masks, line):
+        return f"no empty space touches line {line}"
+    return None
+
+
 def _neutral(st: State, seat: int, entry: dict) -> State:
     _keys(entry, ("kind", "line", "space"))
     if st.players != 2:
@@ -223,12 +239,11 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
     space = entry.get("space")
     notes = list(st.notes)
     masks, supply = list(st.masks), list(st.supply)
-    if st.supply[NEUTRAL] == 0 or not room:
+    blocked = neutral_blocked(st, line)
+    if blocked:
         if space is not None:
-            why = "the neutral supply is empty" if st.supply[NEUTRAL] == 0 else "no empty space touches that line"
-            raise RuleError(f"No neutral topping can be placed: {why}.")
-        notes.append("No neutral topping placed: " + (
-            "the neutral supply is empty." if st.supply[NEUTRAL] == 0 else f"no empty space touches line {line}."))
+            raise RuleError(f"No neutral topping can be placed: {blocked}.")
+        notes.append(f"No neutral topping placed: {blocked}.")
         idx = -1
     else:
         if space is None:
@@ -275,7 +290,7 @@ def _resolve_round(st: State) -> State:
     cut_id = BOARD.cut_id(ks)
     out = resolve_masks(BOARD.cut_slices[cut_id], *st.masks)
     supply = tuple(TOPPINGS - m.bit_count() for m in out.masks)
-    res = Resolution(st.round, ks, cut_id, tuple(cutters), st.masks, out)
+    res = Resolution(st.round, st.order[0], ks, cut_id, tuple(cutters), st.masks, out)
     st = replace(st, masks=out.masks, supply=supply, last=res)
     # PT-16 / PT-17: the end is checked at the end of the round from the would-be counts
     wb = out.would_be

@@ -10,6 +10,7 @@ def _corner_view(ci: int) -> dict:
     c = BOARD.corners[ci]
     return {
         "corner": list(c.corner),
+        "corner_index": ci,  # 0, 1, 2 for the board's 1st, 2nd, 3rd corner
         "board_label": c.label,
         "family": c.family,
         "axis": AXES[c.family],
@@ -32,87 +33,125 @@ def _verdict_text(v: tuple) -> str:
     return "three-way tie: nothing changes"
 
 
+def _occupants(masks) -> list[str | None]:
+    """Per space, in board order: the colour of its topping, or None."""
+    occupant = [None] * len(BOARD.spaces)
+    for c in range(3):
+        for i in range(len(BOARD.spaces)):
+            if masks[c] >> i & 1:
+                occupant[i] = COLOURS[c]
+    return occupant
+
+
+def _cut_view(res: Resolution, who: int, col: int, ci: int, fam: int, line: int) -> dict:
+    return {"seat": None if who < 0 else who, "colour": COLOURS[col], "neutral": who < 0,
+            "board_label": BOARD.corners[ci].label, "corner_index": ci, "axis": AXES[fam], "family": fam,
+            "k": res.ks[fam], "line": line, "at": res.ks[fam] + 0.5}
+
+
+def _change_view(change: tuple, verdicts) -> dict:
+    i, frm, to, why, n = change
+    verdict = verdicts[n - 1]
+    return {"space": list(BOARD.spaces[i]), "from": COLOURS[frm], "to": COLOURS[to] if to >= 0 else None,
+            "why": why, "slice": n,
+            # the colour with the most in the slice (also when it had no topping left: PT-12)
+            "leader": COLOURS[verdict[1]] if verdict[0] == MAJORITY else None,
+            "text": describe_change(BOARD.spaces[i], frm, to, why, n, verdict)}
+
+
 def resolution_view(res: Resolution) -> dict:
+    """A resolved round, with everything its reveal draws: the position the cuts were made on
+    ("before", per space as in the view's "spaces"), the cuts and the corners they were made from,
+    the slices, the changes and why, and the position after them ("after")."""
     out = res.outcome
     slices = BOARD.cut_slices[res.cut_id]
     return {
         "round": res.round,
-        "cuts": [
-            {"seat": None if who < 0 else who, "colour": COLOURS[col], "neutral": who < 0,
-             "board_label": BOARD.corners[ci].label, "axis": AXES[fam], "line": line,
-             "at": res.ks[fam] + 0.5}
-            for who, col, ci, fam, line in res.cutters
-        ],
+        # the corner the round's first player sat at: the table view draws the round from there
+        "first_corner": next(ci for who, _col, ci, _fam, _line in res.cutters if who == res.first),
+        "cuts": [_cut_view(res, *cutter) for cutter in res.cutters],
         "slices": [
             {"number": n, "spaces": [list(s) for s in BOARD.spaces_of(m)],
              "counts": dict(zip(COLOURS, cnt)), "verdict": v[0], "text": _verdict_text(v)}
             for n, (m, cnt, v) in enumerate(zip(slices, out.counts, out.verdicts), 1)
         ],
         "safe": [COLOURS[c] for c in range(3) if out.safe[c]],
-        "changes": [
-            {"space": list(BOARD.spaces[i]), "from": COLOURS[frm], "to": COLOURS[to] if to >= 0 else None,
-             "why": why, "slice": n,
-             "text": describe_change(BOARD.spaces[i], frm, to, why, n, out.verdicts[n - 1])}
-            for i, frm, to, why, n in out.changes
-        ],
+        "changes": [_change_view(ch, out.verdicts) for ch in out.changes],
         "would_be": dict(zip(COLOURS, out.would_be)),
         "on_board_after": dict(zip(COLOURS, (m.bit_count() for m in out.masks))),
+        "before": _occupants(res.before),
+        "after": _occupants(out.masks),
     }
 
 
+def rounds(states) -> list[dict]:
+    """Every round resolved along a game, in order (PT-12), from the states it went through."""
+    out = []
+    for st in states:
+        if st.last is not None and (not out or out[-1]["round"] != st.last.round):
+            out.append(resolution_view(st.last))
+    return out
+
+
+def _seat_view(state: State, seat: int, to_place) -> dict:
+    d = {"seat": seat, "colour": COLOURS[seat], "label": _label(state, seat)}
+    d.update(_corner_view(corner_of(state, seat)))
+    d.update({
+        "supply": state.supply[seat],
+        "on_board": state.masks[seat].bit_count(),
+        "to_place": seat == to_place,
+        "has_chosen": state.phase == CUT and state.cuts[seat] is not None,
+    })
+    return d
+
+
+def _neutral_view(state: State) -> dict | None:
+    """PT-14 / PT-15: the neutral colour of the two-player game, and who rolls its die this round."""
+    if state.players != 2:
+        return None
+    line, idx = state.neutral if state.neutral else (None, -1)
+    nv = {"colour": COLOURS[NEUTRAL], "roller": state.order[0],
+          "supply": state.supply[NEUTRAL], "on_board": state.masks[NEUTRAL].bit_count(),
+          "line": line, "space": list(BOARD.spaces[idx]) if idx >= 0 else None}
+    nv.update(_corner_view(2))
+    return nv
+
+
+def _private(state: State, viewer: int | None, to_place) -> dict:
+    """What only the seat's own device is shown: its legal spaces and its pending cut (PT-8)."""
+    mine = {"legal_spaces": [], "my_cut": None}
+    if viewer is not None and viewer == to_place:
+        mine["legal_spaces"] = [list(s) for s in BOARD.spaces_of(_legal_mask(state.masks, viewer))]
+    if viewer is not None and state.phase == CUT and 0 <= viewer < state.players:
+        mine["my_cut"] = state.cuts[viewer]
+    return mine
+
+
 def view(state: State, viewer: int | None) -> dict:
-    players = state.players
-    occupant = {}
-    for c in range(3):
-        m = state.masks[c]
-        while m:
-            low = m & -m
-            occupant[low.bit_length() - 1] = COLOURS[c]
-            m ^= low
+    """Everything the pages draw. `viewer` is the seat whose own device looks (None: any other)."""
     to_place = state.order[state.turn] if state.phase == ADD else None
-    seats = []
-    for s in range(players):
-        d = {"seat": s, "colour": COLOURS[s], "label": _label(state, s)}
-        d.update(_corner_view(corner_of(state, s)))
-        d.update({
-            "supply": state.supply[s],
-            "on_board": state.masks[s].bit_count(),
-            "to_place": s == to_place,
-            "has_chosen": state.phase == CUT and state.cuts[s] is not None,
-        })
-        seats.append(d)
-    v = {
+    seats = [_seat_view(state, s, to_place) for s in range(state.players)]
+    return {
         "game": "pizza_theory",
-        "players": players,
+        "players": state.players,
         "round": state.round,
         "phase": state.phase,
-        "spaces": [{"space": list(sp), "occupant": occupant.get(i)} for i, sp in enumerate(BOARD.spaces)],
+        "spaces": [{"space": list(sp), "occupant": occ}
+                   for sp, occ in zip(BOARD.spaces, _occupants(state.masks))],
+        "x_spaces": [[list(BOARD.spaces[i]) for i in pair] for pair in state.x_spaces],
         "supply": dict(zip(COLOURS, state.supply)),
         "on_board": dict(zip(COLOURS, (m.bit_count() for m in state.masks))),
         "seats": seats,
         "turn_order": list(state.order),
+        # the corner of this round's first player: the table view draws the board from there
+        "first_corner": seats[state.order[0]]["corner_index"],
         "to_place": to_place,
-        "legal_spaces": [],
-        "my_cut": None,
+        **_private(state, viewer, to_place),
         "skipped": list(state.notes),
-        "neutral": None,
+        "neutral": _neutral_view(state),
         "last_resolution": resolution_view(state.last) if state.last else None,
         "finished": state.phase == OVER,
         "winners": list(state.winners),
         "both_lose": state.both_lose,
-        "waiting_for": [],
+        "waiting_for": waiting_for(state),
     }
-    if viewer is not None and viewer == to_place:
-        v["legal_spaces"] = [list(s) for s in BOARD.spaces_of(_legal_mask(state.masks, viewer))]
-    if viewer is not None and state.phase == CUT and 0 <= viewer < players:
-        v["my_cut"] = state.cuts[viewer]
-    if players == 2:
-        nv = {"colour": COLOURS[NEUTRAL], "roller": state.order[0],
-              "supply": state.supply[NEUTRAL], "on_board": state.masks[NEUTRAL].bit_count(),
-              "line": state.neutral[0] if state.neutral else None,
-              "space": (list(BOARD.spaces[state.neutral[1]]) if state.neutral and state.neutral[1] >= 0
-                        else None)}
-        nv.update(_corner_view(2))
-        v["neutral"] = nv
-    v["waiting_for"] = waiting_for(state)
-    return v
