@@ -160,3 +160,33 @@ class Game(ABC):
         """A draft a player at the table could have tapped now: what the real dice might show, a
         random tap. With `hints(...)["legal"]` it drives random playouts (the contract suite)."""
         return {}
+
+
+class EngineGame(Game):
+    """A Game whose rules are the plain functions of one pure module, `engine` (a class attribute):
+    `normalize_options`, `new_state`, `apply`, `waiting_for`, `finished`, `winners` and `totals`
+    with the contract's signatures. A subclass still writes `view` (it decides secrecy) and
+    whatever else the game has (hints, secret, undo_refusal, sample_draft)."""
+
+    engine: ClassVar[Any]
+
+    def normalize_options(self, options: dict) -> dict:
+        return self.engine.normalize_options(options)
+
+    def new_state(self, players: int, options: dict) -> State:
+        return self.engine.new_state(players, options)
+
+    def apply(self, state: State, seat: int | None, entry: dict) -> State:
+        return self.engine.apply(state, seat, entry)
+
+    def waiting_for(self, state: State) -> list[int]:
+        return self.engine.waiting_for(state)
+
+    def finished(self, state: State) -> bool:
+        return self.engine.finished(state)
+
+    def winners(self, state: State) -> list[int]:
+        return self.engine.winners(state)
+
+    def totals(self, state: State) -> list[int]:
+        return self.engine.totals(state)

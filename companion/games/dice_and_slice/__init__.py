@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import Game, Viewer
+from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
 from .rules import engine
@@ -13,7 +13,7 @@ from .rules.geometry import DOT_H, DOT_W
 from .web import WEB
 
 
-class DiceAndSlice(Game):
+class DiceAndSlice(EngineGame):
     id = "dice_and_slice"
     title = "Dice and Slice"
     min_players = 1
@@ -21,33 +21,13 @@ class DiceAndSlice(Game):
     entry_kinds = engine.ENTRY_KINDS
     collections = ("editions",)
     web = WEB
-
-    def normalize_options(self, options):
-        return engine.normalize_options(options)
-
-    def new_state(self, players, options):
-        return engine.new_state(players, options)
-
-    def apply(self, state, seat, entry):
-        return engine.apply(state, seat, entry)
+    engine = engine
 
     def view(self, state, viewer: Viewer):
         return rules.view(state, viewer.plays_for)  # every sheet is public
 
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
-
-    def waiting_for(self, state):
-        return engine.waiting_for(state)
-
-    def finished(self, state):
-        return engine.finished(state)
-
-    def winners(self, state):
-        return engine.winners(state)
-
-    def totals(self, state):
-        return engine.totals(state)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         """What the dice in the tower might show, and a dot tapped somewhere on the sheet (for the

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import Game, Viewer
+from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
 from .rules import engine
 from .web import WEB
 
 
-class PizzaTheory(Game):
+class PizzaTheory(EngineGame):
     id = "pizza_theory"
     title = "Pizza Theory"
     min_players = 2
@@ -19,15 +19,7 @@ class PizzaTheory(Game):
     entry_kinds = ("place", "cut", "neutral")
     host_kinds = ("cut",)  # the host may enter the revealed dice of a seat that has not chosen
     web = WEB
-
-    def normalize_options(self, options):
-        return engine.normalize_options(options)
-
-    def new_state(self, players, options):
-        return engine.new_state(players, options)
-
-    def apply(self, state, seat, entry):
-        return engine.apply(state, seat, entry)
+    engine = engine
 
     def view(self, state, viewer: Viewer):
         # PT-8: a pending cut is shown to its own seat's device only, never to a shared one
@@ -41,18 +33,6 @@ class PizzaTheory(Game):
 
     def undo_refusal(self, seat, entry, before, now):
         return engine.undo_refusal(seat, entry, before, now)
-
-    def waiting_for(self, state):
-        return engine.waiting_for(state)
-
-    def finished(self, state):
-        return engine.finished(state)
-
-    def winners(self, state):
-        return engine.winners(state)
-
-    def totals(self, state):
-        return engine.totals(state)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         return rules.sample_draft(rng)
