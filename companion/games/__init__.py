@@ -10,6 +10,7 @@ GAME_FOLDERS = (
     "dicez",
     "dice_and_slice",
     "pizza_theory",
+    "score_pad",
 )
 
 for _folder in GAME_FOLDERS:
