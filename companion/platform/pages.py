@@ -28,17 +28,22 @@ def _playable_games():
     return [game for game in GAMES.values() if game.web is not None]
 
 
+def _most_seats() -> int:
+    """Name fields on the start form: as many as the largest game seats."""
+    return max(game.max_players for game in _playable_games())
+
+
 # ---- starting a table -------------------------------------------------------
 @pages.get("/")
 def home():
-    return render_template("home.html", games=_playable_games(), error=None, form={})
+    return render_template("home.html", games=_playable_games(), seats=_most_seats(), error=None, form={})
 
 
 @pages.post("/tables")
 def create_table():
     form = request.form
     game_id = form.get("game", "")
-    names = [n for n in (form.get(f"player{i}", "") for i in range(12)) if n.strip()]
+    names = [n for n in (form.get(f"player{i}", "") for i in range(_most_seats())) if n.strip()]
     try:
         if game_id not in GAMES or GAMES[game_id].web is None:
             raise TableError(400, "Choose a game.")
@@ -46,7 +51,8 @@ def create_table():
         table = new_table(store(), game_id, names, options, bool(form.get("pass_and_play")))
     except (TableError, RuleError) as exc:
         status = 422 if isinstance(exc, RuleError) else exc.status
-        return render_template("home.html", games=_playable_games(), error=exc.reason, form=form), status
+        return render_template("home.html", games=_playable_games(), seats=_most_seats(), error=exc.reason,
+                               form=form), status
     if current_app.config.get("ANNOUNCE_TABLES"):
         announce_table(table.code, GAMES[table.game].title, join_url(table.code))
     resp = redirect(url_for("pages.host", code=table.code), code=303)

@@ -129,3 +129,17 @@ def test_every_game_is_reachable_from_the_start_page(client):
     page = client.get("/").get_data(as_text=True)
     for game in GAMES.values():
         assert f'value="{game.id}"' in page and game.title in page
+
+
+def test_the_start_page_seats_as_many_players_as_the_largest_game(client):
+    from tests.helpers import csrf_from
+
+    page = client.get("/").get_data(as_text=True)
+    most = max(g.max_players for g in GAMES.values())
+    assert f'name="player{most - 1}"' in page and f'name="player{most}"' not in page
+    biggest = max(GAMES.values(), key=lambda g: g.max_players)
+    form = {"game": biggest.id, "csrf_token": csrf_from(page), **{f"player{i}": f"P{i}" for i in range(most)}}
+    resp = client.post("/tables", data=form)
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    code = resp.headers["Location"].split("/")[2]
+    assert client.get(f"/api/tables/{code}").get_json()["players"][-1]["name"] == f"P{most - 1}"
