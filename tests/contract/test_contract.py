@@ -18,6 +18,13 @@ GAME_IDS = list(GAMES)
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def _seeded(game_id: str, seed: int):
+    """The game, a player count it allows and a random source, all from the seed."""
+    game = GAMES[game_id]
+    rng = random.Random(seed)
+    return game, rng.choice(player_counts(game)), rng
+
+
 @pytest.fixture(params=GAME_IDS)
 def game(request) -> Game:
     return GAMES[request.param]
@@ -64,9 +71,7 @@ def test_random_playouts_driven_by_hints_reach_the_end(game_id, seed, pick):
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_check_agrees_with_apply_and_a_refusal_changes_nothing(game_id, seed):
-    game = GAMES[game_id]
-    rng = random.Random(seed)
-    players = rng.choice(player_counts(game))
+    game, players, rng = _seeded(game_id, seed)
     _, steps = playout(game, players, rng, max_steps=80)
     for step in steps:
         assert game.check(step.before, step.seat, step.entry) is None
@@ -86,9 +91,7 @@ def test_check_agrees_with_apply_and_a_refusal_changes_nothing(game_id, seed):
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_replaying_the_log_reproduces_the_state_and_views_are_json(game_id, seed):
-    game = GAMES[game_id]
-    rng = random.Random(seed)
-    players = rng.choice(player_counts(game))
+    game, players, rng = _seeded(game_id, seed)
     options = game.normalize_options({})
     final, steps = playout(game, players, rng, max_steps=200)
     state = game.new_state(players, options)
@@ -109,9 +112,7 @@ def test_replaying_the_log_reproduces_the_state_and_views_are_json(game_id, seed
 @given(seed=st.integers(0, 2**32 - 1))
 def test_a_secret_entry_is_invisible_to_every_viewer_it_is_kept_from(game_id, seed):
     """Whatever the secret choice was, a viewer it is hidden from sees exactly the same view."""
-    game = GAMES[game_id]
-    rng = random.Random(seed)
-    players = rng.choice(player_counts(game))
+    game, players, rng = _seeded(game_id, seed)
     _, steps = playout(game, players, rng, max_steps=200)
     for step in steps:
         for viewer in viewers(players):
