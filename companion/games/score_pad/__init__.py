@@ -4,28 +4,20 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import Game, Viewer
+from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
 from .web import WEB
 
 
-class ScorePad(Game):
+class ScorePad(EngineGame):
     id = "score_pad"
     title = "Score pad"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     entry_kinds = ("score", "finish")
     web = WEB
-
-    def normalize_options(self, options):
-        return rules.normalize_options(options)
-
-    def new_state(self, players, options):
-        return rules.new_state(players, options)
-
-    def apply(self, state, seat, entry):
-        return rules.apply(state, seat, entry)
+    engine = rules
 
     def undo_refusal(self, seat, entry, before, now):
         return rules.undo_refusal(seat, now)
@@ -35,18 +27,6 @@ class ScorePad(Game):
 
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
-
-    def waiting_for(self, state):
-        return rules.waiting_for(state)
-
-    def finished(self, state):
-        return rules.finished(state)
-
-    def winners(self, state):
-        return rules.winners(state)
-
-    def totals(self, state):
-        return rules.totals(state)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         # what a round of most card or dice games might bring, now and then a loss
