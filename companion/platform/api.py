@@ -10,10 +10,10 @@ import secrets
 from flask import Blueprint, g, jsonify, request
 
 from . import auth
-from .context import join_url, players_summary, store
+from .context import game_replay, join_url, players_summary, store
 from .contract import MalformedEntry, RuleError, Viewer
 from .registry import GAMES
-from .play import TableError, load_replay, new_table, record, visible_log
+from .play import TableError, new_table, record, visible_log
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -158,9 +158,8 @@ def _answer(resp, created: bool):
 @api.get("/tables/<code>/entries")
 def entries(code):
     table = g.table
-    game_no = request.args.get("game", type=int) or table.current_game
-    rep = load_replay(store(), table, game_no)
-    return jsonify(code=table.code, game=rep.game.id, game_no=game_no, version=rep.version,
+    rep = game_replay(request.args.get("game", type=int))
+    return jsonify(code=table.code, game=rep.game.id, game_no=rep.info.game_no, version=rep.version,
                    entries=visible_log(rep, _viewer(table)))
 
 

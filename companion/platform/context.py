@@ -15,7 +15,7 @@ from flask import abort, current_app, g, request, url_for
 
 from . import auth
 from .contract import Game, Viewer
-from .play import Replay, load_replay
+from .play import Replay, TableError, load_replay
 from .storage import CODE_ALPHABET, CODE_LENGTH, Store, TableInfo
 
 # endpoints that answer from a cheaper query than a replay (a phone polls every second)
@@ -51,6 +51,18 @@ def load_table_context() -> None:
     g.seat = auth.my_seat(g.table)
     g.host = auth.is_host(g.table)
     g.replay = load_replay(store(), g.table)
+
+
+def game_replay(game_no: int | None) -> Replay:
+    """The replay of this table's game number `game_no` (None: the current one, already loaded)."""
+    if game_no is None or game_no == g.table.current_game:
+        return g.replay
+    if not 1 <= game_no <= g.table.current_game:
+        abort(404, f"Table {g.table.code} has no game {game_no}.")
+    try:
+        return load_replay(store(), g.table, game_no)
+    except TableError as exc:
+        abort(exc.status, exc.reason)
 
 
 def reload_replay() -> Replay:

@@ -14,12 +14,13 @@ from flask import Blueprint, Response, abort, current_app, g, make_response, red
 from htmx_flask import make_response as htmx_response
 
 from . import auth
-from .context import (PlayContext, absolute_url, check_seat_number, host_required, join_url, players_summary,
+from .context import (PlayContext, absolute_url, check_seat_number, game_replay, host_required, join_url,
+                      players_summary,
                       play_context, reload_replay, screen_viewer, seat_required, sheet_viewer, store, valid_code)
 from .contract import RuleError, Viewer
-from .play import TableError, load_replay, new_table, record, visible_log
+from .play import TableError, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
-from .registry import GAMES, get_game
+from .registry import GAMES
 
 pages = Blueprint("pages", __name__)
 
@@ -317,7 +318,7 @@ def export_data(table, rep, viewer: Viewer) -> tuple[dict, list[dict]]:
 
 @pages.get("/t/<code>/games/<int:game_no>/export.json")
 def export_json(code, game_no):
-    data, _ = export_data(g.table, _game_replay(game_no), Viewer.table())
+    data, _ = export_data(g.table, game_replay(game_no), Viewer.table())
     resp = make_response(json.dumps(data, indent=2))
     resp.mimetype = "application/json"
     resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.json"'
@@ -326,7 +327,7 @@ def export_json(code, game_no):
 
 @pages.get("/t/<code>/games/<int:game_no>/export.csv")
 def export_csv(code, game_no):
-    rep = _game_replay(game_no)
+    rep = game_replay(game_no)
     _, players = export_data(g.table, rep, Viewer.table())
     keys = _sheet_columns(players)
     out = io.StringIO()
@@ -357,11 +358,3 @@ def _csv_text(text: str) -> str:
     """Keep a spreadsheet from reading a player's name as a formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
-
-def _game_replay(game_no):
-    if not 1 <= game_no <= g.table.current_game:
-        abort(404, f"Table {g.table.code} has no game {game_no}.")
-    try:
-        return load_replay(store(), g.table, game_no)
-    except TableError as exc:
-        abort(exc.status, exc.reason)

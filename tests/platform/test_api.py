@@ -229,3 +229,11 @@ def test_create_table_refuses_bad_requests(client):
         resp = client.post("/api/tables", json=body)
         assert 400 <= resp.status_code < 500, body
         assert resp.get_json()["error"], body
+
+
+def test_the_log_of_a_game_number_the_table_never_played_is_a_404(client):
+    table = new_table(client)
+    for number in ("2", "0", "99999999999999999999"):
+        resp = client.get(f"/api/tables/{table['code']}/entries?game={number}")
+        assert resp.status_code == 404 and "has no game" in resp.get_json()["error"]
+    assert client.get(f"/api/tables/{table['code']}/entries?game=1").get_json()["game_no"] == 1

@@ -11,10 +11,10 @@ import secrets
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
-from companion.platform.context import PlayContext, may_play, reload_replay, screen_viewer, store
+from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
 from companion.platform.contract import RuleError, Viewer
 from companion.platform.gameweb import GameWeb, int_field
-from companion.platform.play import TableError, load_replay, record
+from companion.platform.play import TableError, record
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value
@@ -228,10 +228,8 @@ def host_cuts(code):
 def replay(code):
     """One resolved round at a time, from the side of that round's first player."""
     table = _pt_table()
-    game_no = request.args.get("game", type=int) or table.current_game
-    if not 1 <= game_no <= table.current_game:
-        abort(404, f"Table {table.code} has no game {game_no}.")
-    rep = load_replay(store(), table, game_no)
+    rep = game_replay(request.args.get("game", type=int))
+    game_no = rep.info.game_no
     if rep.game.id != GAME_ID:
         abort(404, "That game is not Pizza Theory.")
     view = rep.game.view(rep.state, Viewer.table())
