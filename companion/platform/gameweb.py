@@ -14,7 +14,7 @@ def _no_context(*_args) -> dict:
     return {}
 
 
-def _no_options(_form) -> dict:
+def _no_options(_form, _players) -> dict:
     return {}
 
 
@@ -35,7 +35,8 @@ class GameWeb:
     # what POST /t/<code>/s/<seat>/preview answers for htmx (only the part a draft changes);
     # None: the whole sheet fragment
     preview_template: str | None = None
-    create_options: Callable[[Mapping], dict] = _no_options  # the start form's options for this game
+    # (form, number of players named on it) -> the start form's options for this game
+    create_options: Callable[[Mapping, int], dict] = _no_options
     options_template: str | None = None  # extra fields on the start form
     assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
     blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any

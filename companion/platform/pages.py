@@ -48,7 +48,7 @@ def create_table():
     try:
         if game_id not in GAMES or GAMES[game_id].web is None:
             raise TableError(400, "Choose a game.")
-        options = GAMES[game_id].web.create_options(form)
+        options = GAMES[game_id].web.create_options(form, len(names))
         table = new_table(store(), game_id, names, options, bool(form.get("pass_and_play")))
     except (TableError, RuleError) as exc:
         status = 422 if isinstance(exc, RuleError) else exc.status

@@ -161,7 +161,7 @@ def table_context(ctx) -> dict:
 
 
 # ---- the start form ------------------------------------------------------------------------------
-def create_options(form) -> dict:
+def create_options(form, players) -> dict:
     side = form.get("dice_and_slice_side") or "A"  # normalize_options refuses anything but A or B
     name = (form.get("dice_and_slice_edition") or "default").strip()
     if name == "default":

@@ -71,7 +71,7 @@ def _labels() -> dict:
             "box_count": len(rules.BOXES)}
 
 
-def create_options(form) -> dict:
+def create_options(form, players) -> dict:
     return {name: True for name in OPTION_FIELDS if form.get(f"dicez_{name}")}
 
 

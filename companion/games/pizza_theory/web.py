@@ -248,18 +248,15 @@ def replay(code):
     return render_template("pizza_theory/replay.html", r=r, item=item, **page)
 
 
-def create_options(form) -> dict:
-    """The start page's choice of first player (PT-3: the seed picks one at random)."""
-    players = sum(1 for i in range(12) if (form.get(f"player{i}") or "").strip())
+def create_options(form, players) -> dict:
+    """The start page's choice of first player (PT-3: the seed picks one at random); the rules
+    refuse a seat the table does not have."""
     choice = form.get("pizza_theory_first")
     if not choice:
         return {}
     if choice == "random":
-        return {"first_seat": secrets.randbelow(max(min(players, 3), 1))}
-    first = int_field(form, "pizza_theory_first", "the first player", 0, 2)
-    if first >= players:
-        raise RuleError(f"There is no seat {first + 1} at a table of {players}.")
-    return {"first_seat": first}
+        return {"first_seat": secrets.randbelow(max(players, 1))}
+    return {"first_seat": int_field(form, "pizza_theory_first", "the first player", 0, 2)}
 
 
 WEB = GameWeb(

@@ -76,7 +76,7 @@ def sheet_context(ctx, form) -> dict:
     }
 
 
-def create_options(form) -> dict:
+def create_options(form, players) -> dict:
     """The start page's fields, passed on for the rules to check (SP-2); blank means "not set"."""
     options = {}
     wins = (form.get("score_pad_wins") or "").strip()

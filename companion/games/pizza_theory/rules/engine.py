@@ -112,7 +112,7 @@ def new_state(player_count: int, options: dict | None = None) -> State:
         raise RuleError("Pizza Theory is for 2 or 3 players.")
     first = opts["first_seat"]
     if first >= player_count:
-        raise RuleError(f"first_seat must be below {player_count} in a {player_count}-player game.")
+        raise RuleError(f"There is no seat {first + 1} at a table of {player_count} (first_seat counts from 0).")
     if opts["x_spaces"] is None:
         xs = tuple(c.x_spaces for c in BOARD.corners)
     else:
