@@ -219,7 +219,8 @@ def host_cuts(code):
             status = 422 if isinstance(exc, RuleError) else exc.status
         else:
             return redirect(url_for("pages.table_view", code=table.code), code=303)
-    ctx = PlayContext(table, reload_replay(), screen_viewer())
+    # after a refused POST the log may have moved on (another phone, or seats recorded before the refusal)
+    ctx = PlayContext(table, reload_replay() if error else g.replay, screen_viewer())
     return render_template("pizza_theory/host_cuts.html", table=table, error=error, web=WEB, view=ctx.view,
                            finished=ctx.finished, **game_context(ctx, {})), status
 
