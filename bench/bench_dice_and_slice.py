@@ -19,11 +19,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.dice_and_slice.rules import apply, legal_placements, new_state, normalize_options  # noqa: E402
 from companion.games.dice_and_slice.rules import geometry as g  # noqa: E402
-from tests.games.dice_and_slice.playout import random_playout  # noqa: E402
+from companion.games.dice_and_slice import GAME  # noqa: E402
+from tests.contract.playout import playout  # noqa: E402
 
 
 def random_game(rnd: random.Random, players: int):
-    return random_playout(rnd, players)
+    state, steps = playout(GAME, players, rnd)  # random legal entries, as the contract suite plays
+    return state, [(step.seat, step.entry) for step in steps]
 
 
 def replay(players, log):

@@ -42,12 +42,15 @@ def legal_choice(game: Game, state, rng: random.Random, tries: int = 30) -> tupl
 
 
 def playout(game: Game, players: int, rng: random.Random, max_steps: int = 3000,
-            options: dict | None = None) -> tuple[Any, list[Step]]:
+            options: dict | None = None, tries: int = 30) -> tuple[Any, list[Step]]:
+    """Play until the game ends (or max_steps). `tries`: drafts tried before a stall is an error
+    (1: the first seat drawn must have something legal)."""
     state = game.new_state(players, game.normalize_options(options or {}))
     steps: list[Step] = []
     while not game.finished(state) and len(steps) < max_steps:
-        seat, legal = legal_choice(game, state, rng)
+        seat, legal = legal_choice(game, state, rng, tries)
         entry = rng.choice(legal)
+        assert game.check(state, seat, entry) is None, "hints offered an entry the rules refuse"
         after = game.apply(state, seat, entry)
         steps.append(Step(seat, entry, state, after, [e for e in legal if e != entry]))
         state = after

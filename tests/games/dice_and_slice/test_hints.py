@@ -10,6 +10,7 @@ from companion.games.dice_and_slice import GAME
 from companion.games.dice_and_slice.rules import geometry as g
 from companion.games.dice_and_slice.rules import hints, view
 from companion.platform.contract import Viewer
+from tests.contract.playout import playout
 
 from tests.games.dice_and_slice.test_engine import CORNER_MISSING, play, roll, sheet, table
 
@@ -204,19 +205,12 @@ def test_ds16_random_games_played_from_hints_alone_never_stall_and_every_legal_e
     entry. Every "legal" entry is checked against the engine, and a game always reaches its end."""
     rng = random.Random(7)
     for players in (1, 3):
-        state = GAME.new_state(players, GAME.normalize_options({}))
-        for _ in range(2000):
-            if GAME.finished(state):
-                break
-            options = []
-            for seat in GAME.waiting_for(state):
-                h = GAME.hints(state, seat, GAME.sample_draft(state, seat, rng))
+        state, steps = playout(GAME, players, rng, max_steps=2000)  # stalls fail inside
+        for step in steps:
+            for seat in GAME.waiting_for(step.before):
+                h = GAME.hints(step.before, seat, GAME.sample_draft(step.before, seat, rng))
                 json.dumps(h)
-                assert all(GAME.check(state, seat, e) is None for e in h["legal"]), h["mode"]
-                options += [(seat, e) for e in h["legal"]]
-            assert options, "a seat the game waits for has nothing legal"
-            seat, entry = rng.choice(options)
-            state = GAME.apply(state, seat, entry)
+                assert all(GAME.check(step.before, seat, e) is None for e in h["legal"]), h["mode"]
         assert GAME.finished(state)
         for viewer in (Viewer.own(0), Viewer.shared(0), Viewer.table(), Viewer.host()):
             json.dumps(GAME.view(state, viewer))

@@ -1,5 +1,6 @@
 """Dice and Slice: hypothesis properties of the geometry (DS-8..DS-10) and the engine (DS-16)."""
 import json
+import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -7,7 +8,8 @@ from hypothesis import strategies as st
 from companion.games.dice_and_slice.rules import analyse, apply, legal_placements, new_state, normalize_options
 from companion.games.dice_and_slice.rules import geometry as g
 from companion.games.dice_and_slice.rules import finished, view
-from tests.games.dice_and_slice.playout import random_playout
+from companion.games.dice_and_slice import GAME
+from tests.contract.playout import playout
 
 DOTS = [(x, y) for y in range(g.DOT_H) for x in range(g.DOT_W)]
 SCORABLE_SIZES = {1, 4, 6, 8, 9, 10, 12, 14, 15}  # derived in test_dice_and_slice.py (DS-10)
@@ -118,13 +120,14 @@ def test_ds5_legal_placements_are_exactly_the_legal_moves(m):
 
 def random_game(rnd, players, max_entries=400):
     """Random legal entries on a random sheet side: (final state, log)."""
-    return random_playout(rnd, players, {"side": rnd.choice("AB")}, max_entries)
+    state, steps = playout(GAME, players, rnd, max_steps=max_entries, options={"side": rnd.choice("AB")})
+    return state, [(step.seat, step.entry) for step in steps]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(1, 6), st.randoms(use_true_random=False))
-def test_ds16_replaying_the_log_reproduces_the_state(players, rnd):
-    state, log = random_game(rnd, players)
+@given(st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_ds16_replaying_the_log_reproduces_the_state(players, seed):
+    state, log = random_game(random.Random(seed), players)
     again = new_state(players, normalize_options({"side": state.side}))
     for seat, e in json.loads(json.dumps(log)):  # the log survives a JSON round trip
         again = apply(again, seat, e)
@@ -134,9 +137,9 @@ def test_ds16_replaying_the_log_reproduces_the_state(players, rnd):
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False))
-def test_ds14_random_games_end_with_a_full_border_and_small_regions(rnd):
-    state, log = random_game(rnd, 2, max_entries=5000)
+@given(st.integers(0, 2**32 - 1))
+def test_ds14_random_games_end_with_a_full_border_and_small_regions(seed):
+    state, log = random_game(random.Random(seed), 2, max_entries=5000)
     assert finished(state)
     assert any(g.game_can_end(s.dots) for s in state.seats)
     v = view(state, None)

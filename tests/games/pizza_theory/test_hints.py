@@ -12,6 +12,7 @@ from companion.games.pizza_theory import GAME
 from companion.games.pizza_theory.rules import (BOARD, apply, hints, legal_spaces, neutral_spaces, new_state,
                                                 rounds, view)
 from companion.platform.contract import Viewer
+from tests.contract.playout import playout
 
 from .test_rules import at, cut_all
 
@@ -99,19 +100,11 @@ def test_hints_for_no_seat_or_a_finished_game_offer_nothing():
 @pytest.mark.parametrize("players, seed", [(2, 1), (2, 2), (3, 3), (3, 4)])
 def test_random_playouts_from_hints_never_stall_and_every_view_is_json(players, seed):
     # as the contract suite plays: a seat from waiting_for, its sample draft, a random legal entry
-    rng = random.Random(seed)
-    st = GAME.new_state(players, GAME.normalize_options({"first_seat": seed % players}))
-    for _ in range(3000):
-        if GAME.finished(st):
-            break
-        offers = {s: GAME.hints(st, s, GAME.sample_draft(st, s, rng))["legal"] for s in GAME.waiting_for(st)}
-        assert any(offers.values()), (st.phase, offers)  # someone waited for can always enter something
-        seat = rng.choice([s for s, legal in offers.items() if legal])
-        entry = rng.choice(offers[seat])
-        assert GAME.check(st, seat, entry) is None
-        st = GAME.apply(st, seat, entry)
+    # someone waited for can always enter something, and what hints offer the rules take
+    st, steps = playout(GAME, players, random.Random(seed), options={"first_seat": seed % players})
+    for step in steps:
         for viewer in every_viewer(players):
-            json.dumps(GAME.view(st, viewer))
+            json.dumps(GAME.view(step.after, viewer))
     assert GAME.finished(st) and GAME.waiting_for(st) == []
 
 

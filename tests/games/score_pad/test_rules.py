@@ -27,6 +27,7 @@ from companion.games.score_pad.rules import (
 )
 from companion.platform.contract import MalformedEntry, RuleError, Viewer
 from companion.platform.registry import GAMES
+from tests.contract.playout import playout
 
 GAME = GAMES["score_pad"]
 
@@ -440,20 +441,11 @@ def test_undo_refusal_agrees_with_replaying_without_the_entry(players, options, 
 @settings(max_examples=100, deadline=None)
 @given(players=st.integers(1, 6), options=options_strategy, seed=st.integers(0, 10**6))
 def test_random_playouts_never_stall_and_agree_with_check(players, options, seed):  # SP-4 SP-5 SP-10
-    rng = random.Random(seed)
-    state = GAME.new_state(players, GAME.normalize_options(options))
-    for _ in range(2000):
-        seats = GAME.waiting_for(state)
-        if not seats:
-            break
-        assert not GAME.finished(state)
-        seat = rng.choice(seats)
-        legal = GAME.hints(state, seat, GAME.sample_draft(state, seat, rng))["legal"]
-        assert legal, "every seat the game waits for can enter a score"
-        entry = rng.choice(legal)
-        assert GAME.check(state, seat, entry) is None
-        state = GAME.apply(state, seat, entry)
-        json.dumps(GAME.view(state, Viewer.table()))
+    # tries=1: every seat the game waits for can enter a score, and the rules take what hints offer
+    state, steps = playout(GAME, players, random.Random(seed), max_steps=2000, options=options, tries=1)
+    for step in steps:
+        assert GAME.waiting_for(step.before) and not GAME.finished(step.before)
+        json.dumps(GAME.view(step.after, Viewer.table()))
     assert GAME.finished(state)
 
 
