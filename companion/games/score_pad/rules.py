@@ -17,7 +17,6 @@ MAX_ROUNDS = 50
 MAX_TARGET = 1_000_000
 WINS = ("highest", "lowest")
 OPTIONS = ("wins", "rounds", "target")
-DEFAULT_OPTIONS = {"wins": "highest", "rounds": None, "target": None}
 
 # The platform's idempotency "key" may ride along with an entry; it means nothing to the rules.
 IGNORED_ENTRY_KEYS = {"key"}
