@@ -16,7 +16,8 @@ from flask import abort, current_app, g, request, url_for
 from . import auth
 from .contract import Game, Viewer
 from .play import Replay, TableError, load_replay
-from .storage import CODE_ALPHABET, CODE_LENGTH, Store, TableInfo
+from .registry import get_game
+from .storage import CODE_ALPHABET, CODE_LENGTH, Document, Store, TableInfo
 
 # endpoints that answer from a cheaper query than a replay (a phone polls every second)
 LIGHT_ENDPOINTS = {"pages.poll", "pages.join_qr"}
@@ -24,6 +25,32 @@ LIGHT_ENDPOINTS = {"pages.poll", "pages.join_qr"}
 
 def store() -> Store:
     return current_app.extensions["store"]
+
+
+class Collection:
+    """One named document collection a game declared (`Game.collections`), in this app's store."""
+
+    def __init__(self, st: Store, game: str, name: str):
+        self.store, self.game, self.name = st, game, name
+
+    def all(self) -> list[Document]:
+        return self.store.documents(self.game, self.name)
+
+    def get(self, key: str) -> Document | None:
+        return self.store.document(self.game, self.name, key)
+
+    def save(self, key: str, data: dict, owner: str | None = None) -> None:
+        self.store.save_document(self.game, self.name, key, data, owner)
+
+    def delete(self, key: str) -> None:
+        self.store.delete_document(self.game, self.name, key)
+
+
+def collection(game_id: str, name: str) -> Collection:
+    """A game's own documents; only the collections the game declares exist."""
+    if name not in get_game(game_id).collections:
+        raise LookupError(f"{game_id} declares no document collection {name!r}")
+    return Collection(store(), game_id, name)
 
 
 def valid_code(code: str) -> str | None:

@@ -144,3 +144,18 @@ def test_the_start_page_seats_as_many_players_as_the_largest_game(client):
     assert resp.status_code == 303, resp.get_data(as_text=True)
     code = resp.headers["Location"].split("/")[2]
     assert client.get(f"/api/tables/{code}").get_json()["players"][-1]["name"] == f"P{most - 1}"
+
+
+def test_a_game_keeps_documents_only_in_the_collections_it_declares(app):
+    from companion.platform.context import collection
+
+    with app.test_request_context():
+        for game in GAMES.values():
+            with pytest.raises(LookupError):
+                collection(game.id, "no such collection")
+            for name in game.collections:
+                docs = collection(game.id, name)
+                docs.save("Contract test", {"n": 1}, owner="someone")
+                assert [(d.name, d.data, d.owner) for d in docs.all()] == [("Contract test", {"n": 1}, "someone")]
+                docs.delete("Contract test")
+                assert docs.get("Contract test") is None

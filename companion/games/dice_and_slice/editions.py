@@ -11,9 +11,8 @@ import weakref
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
-from companion.platform.context import store
+from companion.platform.context import Collection, collection
 from companion.platform.contract import RuleError
-from companion.platform.storage import Store
 
 from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, load_edition
 from .rules.geometry import MAX_SLICE
@@ -30,38 +29,41 @@ bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
 # Databases from before the document store kept editions in a table of their own. The first time a
 # store's editions are read, that table's rows move into the (still empty) collection.
 _LEGACY = Table("ds_editions", MetaData(), Column("name", String(60)), Column("data", JSON))
-_checked_stores: "weakref.WeakSet[Store]" = weakref.WeakSet()
+_checked_stores: weakref.WeakSet = weakref.WeakSet()
 
 
-def import_legacy_editions(st: Store) -> int:
+def import_legacy_editions(editions: Collection) -> int:
     """Copy the old `ds_editions` rows into the document store if it has none yet; how many."""
+    st = editions.store
     if st in _checked_stores:
         return 0
     _checked_stores.add(st)
-    if not inspect(st.engine).has_table("ds_editions") or st.documents(GAME_ID, EDITIONS):
+    if not inspect(st.engine).has_table("ds_editions") or editions.all():
         return 0
     with st.engine.connect() as conn:
         rows = conn.execute(select(_LEGACY.c.name, _LEGACY.c.data)).all()
     copied = 0
     for name, data in rows:
         if isinstance(name, str) and isinstance(data, dict):
-            st.save_document(GAME_ID, EDITIONS, name, data)
+            editions.save(name, data)
             copied += 1
     return copied
 
 
+def _editions() -> Collection:
+    editions = collection(GAME_ID, EDITIONS)
+    import_legacy_editions(editions)
+    return editions
+
+
 def named_editions() -> list[dict]:
     """Every named edition: [{"name", "label", "updated_at"}], by name."""
-    st = store()
-    import_legacy_editions(st)
     return [{"name": d.name, "label": d.data.get("label", ""), "updated_at": d.updated_at}
-            for d in st.documents(GAME_ID, EDITIONS)]
+            for d in _editions().all()]
 
 
 def edition_data(name: str) -> dict | None:
-    st = store()
-    import_legacy_editions(st)
-    doc = st.document(GAME_ID, EDITIONS, name)
+    doc = _editions().get(name)
     return doc.data if doc else None
 
 
@@ -249,7 +251,7 @@ def edition_save():
         return render_template(EDITOR, name=form.get("name", ""), data=None, readonly=False, new=original is None,
                                values=_form_values_from_post(form), error=exc.reason, original=original,
                                pics=None), 422
-    store().save_document(GAME_ID, EDITIONS, name, data)
+    _editions().save(name, data)
     if original and original != name:
-        store().delete_document(GAME_ID, EDITIONS, original)
+        _editions().delete(original)
     return redirect(url_for("dice_and_slice.edition_show", name=name, saved=1), code=303)
