@@ -4,10 +4,16 @@ from __future__ import annotations
 import re
 
 
+# the tables new_table made, by code: join_seat moves a seat from the API client to a phone
+_TABLES: dict[str, dict] = {}
+
+
 def new_table(client, players=("Ann", "Ben"), game="dicez", options=None, **extra):
     resp = client.post("/api/tables", json={"game": game, "players": list(players), "options": options or {}, **extra})
     assert resp.status_code == 201, resp.get_json()
-    return resp.get_json()
+    table = resp.get_json()
+    _TABLES[table["code"]] = table
+    return table
 
 
 def bearer(token):
@@ -29,10 +35,42 @@ def csrf_from(html: str) -> str:
     return match.group(1)
 
 
-def join_seat(client, code, seat):
-    """Open the join page and take a seat like a phone would; return the CSRF token."""
-    page = client.get(f"/t/{code}")
-    token = csrf_from(page.get_data(as_text=True))
-    resp = client.post(f"/t/{code}/join", data={"seat": seat, "csrf_token": token})
+def start_table_page(client, **form) -> str:
+    """Start a table from the start page as the host's browser does; return its code."""
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    resp = client.post("/tables", data={"game": "dicez", **form, "csrf_token": csrf})
     assert resp.status_code == 303, resp.get_data(as_text=True)
+    code = resp.headers["Location"].split("/")[2]
+    host = client.get(f"/t/{code}/host").get_data(as_text=True)
+    join_url = re.search(r'href="([^"]+)" class="join-url"', host).group(1)
+    pin = re.search(r'class="pin">(\d+)<', host).group(1)
+    seats = client.get(f"/api/tables/{code}").get_json()["players"]
+    _TABLES[code] = {"code": code, "join_url": join_url, "pin": pin, "seats": [{"seat": p["seat"]} for p in seats]}
+    return code
+
+
+def invite(client, table):
+    """Open the table's join link (its QR code) on this client, as a phone scanning it."""
+    path = "/" + table["join_url"].split("/", 3)[3]
+    assert client.get(path).status_code == 303
+
+
+def join_seat(client, code, seat):
+    """Put seat `seat` on this client as a phone: scan the QR code and tap the name, or, for a seat
+    the API client holds, have the host hand it over. The table's seat token becomes the phone's
+    (the same device, so the test can keep writing for it through the API). Returns the CSRF token."""
+    table = _TABLES[code]
+    invite(client, table)
+    if "token" in table["seats"][seat]:
+        link = client.post(f"/api/tables/{code}/seats/{seat}/handover", headers=bearer(table["host_token"]))
+        path = "/" + link.get_json()["link"].split("/", 3)[3]
+        token = csrf_from(client.get(path).get_data(as_text=True))
+        resp = client.post(path, data={"csrf_token": token})
+    else:
+        token = csrf_from(client.get(f"/t/{code}").get_data(as_text=True))
+        resp = client.post(f"/t/{code}/join", data={"seat": seat, "csrf_token": token})
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    cookie = client.get_cookie(f"seat_{code}")
+    if "token" in table["seats"][seat]:
+        table["seats"][seat]["token"] = cookie.value
     return token

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, g, jsonify, request, url_for
 
 from . import auth
-from .context import game_replay, join_url, players_summary, store
+from .context import HANDOVER_MINUTES, absolute_url, check_seat_number, game_replay, invite_url, players_summary, store
 from .contract import MalformedEntry, RuleError, Viewer
 from .registry import GAMES
-from .play import TableError, new_table, record, visible_log
+from .play import Replay, TableError, new_table, record, seat_viewer, visible_log
+from .storage import fingerprint
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -54,6 +55,7 @@ def _writer(table, body: dict) -> tuple[int, bool]:
     token = _bearer()
     if token is None:
         raise TableError(401, "Send the seat token as 'Authorization: Bearer <token>'.")
+    g.device = fingerprint(token)
     seat = auth.seat_for_token(table, token)
     if seat is not None:
         if "seat" in body and body["seat"] != seat:
@@ -66,15 +68,17 @@ def _writer(table, body: dict) -> tuple[int, bool]:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
             raise TableError(400, f'Say which seat this is for: "seat" from 0 to {len(table.seats) - 1}.')
         return seat, not table.pass_and_play
+    if store().moved_seat(table.code, token) is not None:
+        raise TableError(403, "The host moved this seat to another device: this token no longer writes for it.")
     raise TableError(403, "That token does not belong to this table.")
 
 
-def _viewer(table) -> Viewer:
+def _viewer(table, rep: Replay) -> Viewer:
     """Who reads: a seat's own client, the host (the shared device at pass-and-play) or anyone."""
     token = _bearer()
     seat = auth.seat_for_token(table, token)
     if seat is not None:
-        return Viewer.own(seat)
+        return seat_viewer(rep, seat, fingerprint(token))
     if token and secrets.compare_digest(token, table.host_token):
         return Viewer.shared() if table.pass_and_play else Viewer.host()
     return Viewer.table()
@@ -86,23 +90,20 @@ def create_table():
     game = body.get("game")
     if not isinstance(game, str):
         raise TableError(400, f'"game" must name a game, one of: {", ".join(GAMES)}.')
-    pass_and_play = body.get("pass_and_play", False)
-    if not isinstance(pass_and_play, bool):
-        raise TableError(400, '"pass_and_play" must be true or false.')
-    table = new_table(store(), game, body.get("players"), body.get("options"), pass_and_play)
-    return jsonify(
-        code=table.code,
-        join_url=join_url(table.code),
-        host_token=table.host_token,
-        game_no=table.current_game,
-        seats=[{"seat": s.seat, "name": s.name, "token": s.token} for s in table.seats],
-    ), 201
+    pass_and_play, seat_tokens = body.get("pass_and_play", False), body.get("seat_tokens", True)
+    if not isinstance(pass_and_play, bool) or not isinstance(seat_tokens, bool):
+        raise TableError(400, '"pass_and_play" and "seat_tokens" must be true or false.')
+    table = new_table(store(), game, body.get("players"), body.get("options"), pass_and_play,
+                      seats_taken=seat_tokens)
+    seats = [{"seat": s.seat, "name": s.name, **({"token": s.token} if seat_tokens else {})} for s in table.seats]
+    return jsonify(code=table.code, join_url=invite_url(table), pin=table.pin, host_token=table.host_token,
+                   game_no=table.current_game, seats=seats), 201
 
 
 @api.get("/tables/<code>")
 def table_state(code):
     table, rep = g.table, g.replay
-    viewer = _viewer(table)
+    viewer = _viewer(table, rep)
     # the viewer is part of the tag: two viewers may be shown different things of one version
     etag = f'"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
     if request.if_none_match.contains(etag.strip('"')):
@@ -133,7 +134,8 @@ def add_entry(code):
     entry = {k: v for k, v in body.items() if k not in ("key", "seat")}
     if entry.get("kind") == "undo":
         raise TableError(400, "Undo has its own endpoint: POST /api/tables/<code>/undo.")
-    saved, _, created = record(store(), table, seat, entry, body.get("key"), replay=g.replay, by_host=by_host)
+    saved, _, created = record(store(), table, seat, entry, body.get("key"), replay=g.replay, by_host=by_host,
+                               device=g.device)
     return _answer(jsonify(seq=saved.seq, version=saved.seq), created)
 
 
@@ -144,7 +146,7 @@ def undo(code):
     seat, by_host = _writer(table, body)
     if by_host:
         raise TableError(403, "Only a player (or the host at a pass-and-play table) can undo their entry.")
-    saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"))
+    saved, _, created = record(store(), table, seat, {"kind": "undo"}, body.get("key"), device=g.device)
     return _answer(jsonify(seq=saved.seq, undone=saved.payload["target"], version=saved.seq), created)
 
 
@@ -160,15 +162,29 @@ def entries(code):
     table = g.table
     rep = game_replay(request.args.get("game", type=int))
     return jsonify(code=table.code, game=rep.game.id, game_no=rep.info.game_no, version=rep.version,
-                   entries=visible_log(rep, _viewer(table)))
+                   entries=visible_log(rep, _viewer(table, rep)))
+
+
+def _require_host(table, what: str) -> None:
+    token = _bearer()
+    if not token or not secrets.compare_digest(token, table.host_token):
+        raise TableError(403, f"Only the host can {what}.")
+
+
+@api.post("/tables/<code>/seats/<int:seat>/handover")
+def handover(code, seat):
+    """A single-use link that moves `seat` to the device that opens it (see the host screen)."""
+    _require_host(g.table, "move a seat")
+    check_seat_number(seat)
+    token, expires = store().create_handover(g.table.code, seat, HANDOVER_MINUTES)
+    link = absolute_url(url_for("pages.take_over_page", code=g.table.code, token=token))
+    return jsonify(seat=seat, link=link, expires_at=expires.isoformat()), 201
 
 
 @api.post("/tables/<code>/rematch")
 def rematch(code):
     table = g.table
-    token = _bearer()
-    if not token or not secrets.compare_digest(token, table.host_token):
-        raise TableError(403, "Only the host can start a rematch.")
+    _require_host(table, "start a rematch")
     if not g.replay.finished:
         raise TableError(409, "The game is still being played.")
     game_no = store().start_next_game(table.code, table.current_game)

@@ -1,11 +1,16 @@
-"""Who may do what: seat and host tokens in HttpOnly cookies, and CSRF checks."""
+"""Who may do what: seat, host and invitation cookies (HttpOnly), and CSRF checks.
+
+A device is invited to a table when it opened the join link (the QR code) or typed the table's
+PIN; only an invited device may take a free seat. A seat's token belongs to the one device that
+claimed it; the host moves a seat to another device with a single-use hand-over link.
+"""
 from __future__ import annotations
 
 import secrets
 
 from flask import abort, current_app, request, session
 
-from .storage import TableInfo
+from .storage import TableInfo, fingerprint
 
 COOKIE_AGE = 60 * 60 * 24 * 60  # a table's seats outlive a long game night
 
@@ -16,6 +21,10 @@ def seat_cookie(code: str) -> str:
 
 def host_cookie(code: str) -> str:
     return f"host_{code}"
+
+
+def invite_cookie(code: str) -> str:
+    return f"invite_{code}"
 
 
 def set_cookie(response, name: str, value: str) -> None:
@@ -40,6 +49,22 @@ def seat_for_token(table: TableInfo, token: str | None) -> int | None:
 def is_host(table: TableInfo) -> bool:
     token = request.cookies.get(host_cookie(table.code))
     return bool(token) and secrets.compare_digest(token, table.host_token)
+
+
+def has_invitation(table: TableInfo) -> bool:
+    sent = request.cookies.get(invite_cookie(table.code))
+    return bool(sent) and bool(table.join_secret) and secrets.compare_digest(sent, table.join_secret)
+
+
+def seat_cookie_token(table: TableInfo) -> str | None:
+    return request.cookies.get(seat_cookie(table.code)) or None
+
+
+def this_device(table: TableInfo, seat: int | None, host: bool) -> str | None:
+    """The fingerprint of the token this browser writes with: its seat's, else the host's."""
+    if seat is not None:
+        return fingerprint(table.seats[seat].token)
+    return fingerprint(table.host_token) if host else None
 
 
 def csrf_token() -> str:

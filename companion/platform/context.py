@@ -1,4 +1,5 @@
-"""What a request at a table is about, loaded once: `g.table`, `g.seat`, `g.host`, `g.replay`.
+"""What a request at a table is about, loaded once: `g.table`, `g.seat`, `g.host`, `g.invited`,
+`g.device` and `g.replay`.
 
 As flaskr loads `g.user` before every request, every route with a `<code>` in its URL (the
 platform's and the games' own) gets the table, the seat this browser holds and whether it is the
@@ -11,16 +12,18 @@ import functools
 from dataclasses import dataclass
 from functools import cached_property
 
-from flask import abort, current_app, g, request, url_for
+from flask import abort, current_app, g, make_response, render_template, request, url_for
 
 from . import auth
 from .contract import Game, Viewer
-from .play import Replay, TableError, load_replay
+from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
 from .storage import CODE_ALPHABET, CODE_LENGTH, Document, Store, TableInfo
 
 # endpoints that answer from a cheaper query than a replay (a phone polls every second)
-LIGHT_ENDPOINTS = {"pages.poll", "pages.join_qr"}
+LIGHT_ENDPOINTS = {"pages.poll"}
+
+HANDOVER_MINUTES = 10  # long enough to find the other phone, short enough that a lost link goes stale
 
 
 def store() -> Store:
@@ -77,6 +80,8 @@ def load_table_context() -> None:
     g.table = get_table(code)
     g.seat = auth.my_seat(g.table)
     g.host = auth.is_host(g.table)
+    g.invited = g.host or g.seat is not None or auth.has_invitation(g.table)
+    g.device = auth.this_device(g.table, g.seat, g.host)
     g.replay = load_replay(store(), g.table)
 
 
@@ -100,7 +105,7 @@ def reload_replay() -> Replay:
 def sheet_viewer(table: TableInfo, seat: int) -> Viewer:
     """Who looks at seat `seat`'s page: its own phone, or the device passed round the table."""
     if g.seat == seat and not table.pass_and_play:
-        return Viewer.own(seat)
+        return seat_viewer(g.replay, seat, g.device)
     return Viewer.shared(seat)
 
 
@@ -127,9 +132,22 @@ def seat_required(view):
     def wrapped(*args, seat, **kwargs):
         check_seat_number(seat)
         if not may_play(seat):
+            token = auth.seat_cookie_token(g.table)
+            if token and store().moved_seat(g.table.code, token) == seat:
+                return seat_moved(seat)
             abort(403, f"This phone does not hold {g.table.seats[seat].name}'s seat. Join the table first.")
         return view(*args, seat=seat, **kwargs)
     return wrapped
+
+
+def seat_moved(seat: int):
+    """Tell a phone whose seat the host moved to another phone, on its own screen."""
+    if request.headers.get("HX-Request"):
+        # a live refresh of the sheet: have the page itself load, which then says so
+        resp = make_response("", 200)
+        resp.headers["HX-Redirect"] = url_for("pages.sheet", code=g.table.code, seat=seat)
+        return resp
+    return render_template("table/seat_moved.html", table=g.table, seat=g.table.seats[seat]), 410
 
 
 def host_required(view):
@@ -191,8 +209,9 @@ def absolute_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
-def join_url(code: str) -> str:
-    return absolute_url(url_for("pages.join", code=code))
+def invite_url(table: TableInfo) -> str:
+    """The join link of the QR code: it carries the table's join secret."""
+    return absolute_url(url_for("pages.invite", code=table.code, secret=table.join_secret))
 
 
 def players_summary(rep: Replay, table: TableInfo, view: dict) -> list[dict]:

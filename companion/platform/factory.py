@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from . import auth
 from .api import api
 from .context import load_table_context
+from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
 from .storage import Store
@@ -46,6 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
         SECRET_KEY=os.environ.get("SECRET_KEY"),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
     )
     if config:
         app.config.update(config)
@@ -71,11 +73,12 @@ FRIENDLY = {
     404: "There is nothing here. Check the table code.",
     405: "That action is not possible here.",
     413: "That request is too large.",
+    429: "Too many tries from this device. Wait a minute, then try again.",
 }
 
 
 def http_error(exc: HTTPException):
-    own = exc.description if exc.description != type(exc).description else None
+    own = exc.description if exc.description != type(exc).description and exc.code != 429 else None
     message = own or FRIENDLY.get(exc.code) or exc.name
     if request.path.startswith("/api/"):
         return jsonify(error=message), exc.code
@@ -94,3 +97,4 @@ def register_web(app: Flask) -> None:
     app.before_request(load_table_context)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
     app.register_error_handler(HTTPException, http_error)
+    install_limits(app)

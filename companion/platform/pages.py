@@ -14,9 +14,9 @@ from flask import Blueprint, Response, abort, current_app, g, make_response, red
 from htmx_flask import make_response as htmx_response
 
 from . import auth
-from .context import (PlayContext, absolute_url, check_seat_number, game_replay, host_required, join_url,
-                      players_summary,
-                      play_context, reload_replay, screen_viewer, seat_required, sheet_viewer, store, valid_code)
+from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
+                      players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
+                      store, valid_code)
 from .contract import RuleError, Viewer
 from .play import TableError, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
@@ -55,7 +55,7 @@ def create_table():
         return render_template("home.html", games=_playable_games(), seats=_most_seats(), error=exc.reason,
                                form=form), status
     if current_app.config.get("ANNOUNCE_TABLES"):
-        announce_table(table.code, GAMES[table.game].title, join_url(table.code))
+        announce_table(table.code, GAMES[table.game].title, invite_url(table))
     resp = redirect(url_for("pages.host", code=table.code), code=303)
     auth.set_cookie(resp, auth.host_cookie(table.code), table.host_token)
     return resp
@@ -71,7 +71,8 @@ def announce_table(code: str, title: str, url: str) -> None:
 def host(code):
     if not g.host:
         abort(403, "Only the phone that started this table can open the host screen.")
-    return render_template("table/host.html", join_url=join_url(g.table.code), **_page_vars(play_context(screen_viewer())))
+    return render_template("table/host.html", join_url=invite_url(g.table),
+                           **_page_vars(play_context(screen_viewer())))
 
 
 @pages.post("/t/<code>/host/pass-and-play")
@@ -81,32 +82,61 @@ def toggle_pass_and_play(code):
     return redirect(url_for("pages.host", code=g.table.code), code=303)
 
 
+@pages.get("/t/<code>/seats/<int:seat>/move")
+@host_required
+def confirm_move(code, seat):
+    check_seat_number(seat)
+    return render_template("table/move_seat.html", table=g.table, seat=g.table.seats[seat],
+                           minutes=HANDOVER_MINUTES)
+
+
 @pages.post("/t/<code>/seats/<int:seat>/handover")
 @host_required
 def handover(code, seat):
+    """A single-use link, valid for a few minutes, that moves the seat to the phone that opens it."""
     check_seat_number(seat)
-    token = store().reissue_seat_token(g.table.code, seat)
-    link = absolute_url(url_for("pages.claim", code=g.table.code, seat=seat, token=token))
+    token, expires = store().create_handover(g.table.code, seat, HANDOVER_MINUTES)
+    link = absolute_url(url_for("pages.take_over_page", code=g.table.code, token=token))
     return render_template("table/handover.html", table=g.table, seat=g.table.seats[seat], link=link,
-                           svg=qr_svg(link))
+                           svg=qr_svg(link), minutes=HANDOVER_MINUTES, expires=expires)
 
 
-@pages.get("/t/<code>/claim/<int:seat>/<token>")
-def claim(code, seat, token):
-    check_seat_number(seat)
-    if auth.seat_for_token(g.table, token) != seat:
-        abort(403, "This seat link is no longer valid. Ask the host for a new one.")
+def _spent_handover(token):
+    found = store().handover(g.table.code, token)
+    if found is None:
+        abort(404, "This hand-over link is not one of this table's. Ask the host for a new one.")
+    return render_template("table/handover_spent.html", table=g.table, seat=g.table.seats[found.seat],
+                           used=found.used), 410
+
+
+@pages.get("/t/<code>/handover/<token>")
+def take_over_page(code, token):
+    """Opening the link only asks: a link preview or a prefetch must not spend it."""
+    found = store().handover(g.table.code, token)
+    if found is None or found.used or found.expired:
+        return _spent_handover(token)
+    return render_template("table/take_over.html", table=g.table, seat=g.table.seats[found.seat], token=token)
+
+
+@pages.post("/t/<code>/handover/<token>")
+def take_over(code, token):
+    moved = store().use_handover(g.table.code, token)
+    if moved is None:
+        return _spent_handover(token)
+    seat, seat_token = moved
     resp = redirect(url_for("pages.sheet", code=g.table.code, seat=seat), code=303)
-    auth.set_cookie(resp, auth.seat_cookie(g.table.code), token)
+    auth.set_cookie(resp, auth.seat_cookie(g.table.code), seat_token)
+    auth.set_cookie(resp, auth.invite_cookie(g.table.code), g.table.join_secret)
     return resp
 
 
 @pages.get("/t/<code>/qr.svg")
 def join_qr(code):
-    canonical = valid_code(code)
-    if canonical is None or store().table(canonical) is None:
-        abort(404, "There is no such table.")
-    return Response(qr_svg(join_url(canonical)), mimetype="image/svg+xml")
+    if not g.invited:
+        abort(403, "Only the table's own devices show its join code.")
+    resp = Response(qr_svg(invite_url(g.table)), mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "private, no-store"
+    return resp
 
 
 @pages.post("/t/<code>/rematch")
@@ -122,8 +152,10 @@ def rematch(code):
 
 
 # ---- joining ---------------------------------------------------------------
-def _join_page(error=None, status=200):
-    return render_template("table/join.html", table=g.table, mine=g.seat, host=g.host, error=error), status
+def _join_page(table=None, error=None, status=200):
+    table = table or g.table
+    return render_template("table/join.html", table=table, mine=g.get("seat"), host=g.get("host"),
+                           invited=g.get("invited"), error=error), status
 
 
 @pages.get("/t/<code>")
@@ -133,24 +165,51 @@ def join(code):
     return _join_page()
 
 
+@pages.get("/t/<code>/j/<secret>")
+def invite(code, secret):
+    """The QR code's link: it invites this device, then shows the seats (the secret leaves the URL)."""
+    if not secrets.compare_digest(secret, g.table.join_secret):
+        abort(404, "This join link is not this table's. Scan the QR code on the host's screen again.")
+    resp = redirect(url_for("pages.join", code=g.table.code), code=303)
+    auth.set_cookie(resp, auth.invite_cookie(g.table.code), g.table.join_secret)
+    return resp
+
+
+@pages.post("/join")
+def join_with_pin():
+    """A person typing the table in: its code and the PIN on the host's screen."""
+    code = valid_code(request.form.get("code", ""))
+    table = store().table(code) if code else None
+    if table is None:
+        abort(404, "There is no table with that code. Check it on the host's screen.")
+    if not secrets.compare_digest(request.form.get("pin", "").strip(), table.pin):
+        return _join_page(table, "That PIN is not right. It is on the host's screen, under the QR code.", 403)
+    resp = redirect(url_for("pages.join", code=table.code), code=303)
+    auth.set_cookie(resp, auth.invite_cookie(table.code), table.join_secret)
+    return resp
+
+
 @pages.post("/t/<code>/join")
 def take_seat(code):
     table = g.table
+    if not g.invited:
+        return _join_page(error="Scan the table's QR code or type its PIN first.", status=403)
     try:
         seat = int(request.form.get("seat", ""))
     except ValueError:
         seat = -1
     if not 0 <= seat < len(table.seats):
-        return _join_page("Choose one of the seats.", 400)
+        return _join_page(error="Choose one of the seats.", status=400)
     if g.seat == seat:
         return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
-    if not store().claim_seat(table.code, seat):
-        return _join_page(f"{table.seats[seat].name}'s seat is already taken. "
-                          "If that is you on a new phone, ask the host to hand the seat over.", 409)
+    token = store().claim_seat(table.code, seat)
+    if token is None:
+        return _join_page(error=f"{table.seats[seat].name}'s seat is already taken. "
+                                "If that is you on a new phone, ask the host to move the seat to it.", status=409)
     if g.seat is not None:  # tapped the wrong name before: that seat is free again
         store().release_seat(table.code, g.seat)
     resp = redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
-    auth.set_cookie(resp, auth.seat_cookie(table.code), table.seats[seat].token)
+    auth.set_cookie(resp, auth.seat_cookie(table.code), token)
     return resp
 
 
@@ -195,7 +254,8 @@ def _record_from_form(seat, make_entry):
     table = g.table
     try:
         entry = make_entry(play_context(sheet_viewer(table, seat)))
-        _, g.replay, _ = record(store(), table, seat, entry, request.form.get("key"), replay=g.replay)
+        _, g.replay, _ = record(store(), table, seat, entry, request.form.get("key"), replay=g.replay,
+                                device=g.device)
     except (RuleError, TableError) as exc:
         return _refused(seat, exc)
     if request.htmx:
@@ -261,7 +321,8 @@ def _table_vars() -> dict:
 
 @pages.get("/t/<code>/view")
 def table_view(code):
-    return render_template("table/view.html", join_url=join_url(g.table.code), **_table_vars())
+    return render_template("table/view.html", join_url=invite_url(g.table) if g.invited else None,
+                           **_table_vars())
 
 
 @pages.get("/t/<code>/board")

@@ -132,12 +132,15 @@ def _same_request(first: Entry, entry: dict) -> bool:
 
 
 def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
-           replay: Replay | None = None, by_host: bool = False) -> tuple[Entry, Replay, bool]:
+           replay: Replay | None = None, by_host: bool = False,
+           device: str | None = None) -> tuple[Entry, Replay, bool]:
     """Check `entry` for `seat` against the rules and append it to the current game's log.
 
     `replay`, if given, is the current game's replay the caller already loaded (saves a read;
     a stale one only costs a retry). `by_host`: the host enters this for the seat, which is only
-    allowed while the game is waiting for that seat (never over a choice the player made). Returns (entry, replay after it, created). A repeated idempotency key returns the
+    allowed while the game is waiting for that seat (never over a choice the player made).
+    `device`: the writing device's fingerprint, kept with the entry (see `seat_viewer`). Returns
+    (entry, replay after it, created). A repeated idempotency key returns the
     entry recorded the first time and created=False. Raises RuleError for an entry the
     rules refuse and TableError for anything else; nothing is written in either case.
     """
@@ -165,7 +168,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
                 continue
             raise
         try:
-            saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key)
+            saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key, device)
         except Conflict:
             continue  # somebody wrote first: check again against the newer log
         if new_eff is None:
@@ -217,6 +220,19 @@ def result_of(rep: Replay, table: TableInfo) -> dict:
     }
 
 
+def seat_viewer(rep: Replay, seat: int, device: str | None) -> Viewer:
+    """The viewer a device holding `seat` is: the seat's own, unless the seat has a choice still
+    kept secret that another device entered (a phone that took the seat over mid-round, or a
+    second phone at a pass-and-play table): a secret is shown only where it was chosen."""
+    if type(rep.game).secret is not Game.secret:  # only games with secrets pay for the check
+        anyone = Viewer.table()
+        for e, before in zip(rep.effective, rep.before):
+            if e.seat == seat and e.device != device and rep.game.secret(
+                    e.seat, e.as_entry(), before, rep.state, anyone):
+                return Viewer.shared(seat)
+    return Viewer.own(seat)
+
+
 def visible_log(rep: Replay, viewer: Viewer) -> list[dict]:
     """The log as `viewer` may see it: entries the game keeps secret from it are masked."""
     state_before = {e.seq: b for e, b in zip(rep.effective, rep.before)}
@@ -240,7 +256,8 @@ def visible_log(rep: Replay, viewer: Viewer) -> list[dict]:
     return out
 
 
-def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False) -> TableInfo:
+def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False,
+              seats_taken: bool = False) -> TableInfo:
     game = get_game(game_id)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise TableError(400, '"players" must be a list of names.')
@@ -259,4 +276,4 @@ def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = 
         raise TableError(400, '"options" must be a JSON object.')
     options = game.normalize_options(options)
     game.new_state(len(names), options)  # an option that only fails at setup fails here, not mid-game
-    return store.create_table(game.id, options, names, bool(pass_and_play))
+    return store.create_table(game.id, options, names, bool(pass_and_play), seats_taken)

@@ -6,16 +6,17 @@ game has its own log of entries; the game state is always the replay of that log
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import (
     JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData,
     PrimaryKeyConstraint, String, Table, Text, UniqueConstraint, create_engine, event,
-    func, insert, select, update,
+    func, insert, inspect, select, update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -35,6 +36,9 @@ tables_t = Table(
     Column("pass_and_play", Boolean, nullable=False, default=False),
     Column("current_game", Integer, nullable=False, default=1),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the invitation: the join link carries the secret, a person typing it in uses the PIN
+    Column("join_secret", String(64), nullable=True),
+    Column("pin", String(8), nullable=True),
 )
 
 seats_t = Table(
@@ -44,6 +48,8 @@ seats_t = Table(
     Column("name", String(40), nullable=False),
     Column("token", String(64), nullable=False, unique=True),
     Column("claimed", Boolean, nullable=False, default=False),
+    # counts every change of the seat's device: the phones learn of it with their next poll
+    Column("generation", Integer, nullable=False, default=0, server_default="0"),
     PrimaryKeyConstraint("table_code", "seat"),
     ForeignKeyConstraint(["table_code"], ["tables.code"]),
 )
@@ -71,6 +77,8 @@ entries_t = Table(
     Column("payload", Text, nullable=False),
     Column("key", String(100), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # which device wrote it (a fingerprint of its token): a secret is shown only to that device
+    Column("device", String(32), nullable=True),
     PrimaryKeyConstraint("table_code", "game_no", "seq"),
     # an idempotency key belongs to the seat that sent it: two phones may pick the same key
     UniqueConstraint("table_code", "game_no", "seat", "key", name="uq_entry_seat_key"),
@@ -92,6 +100,30 @@ documents_t = Table(
 )
 
 
+# A seat token a device lost when the host moved the seat: that device is told, not refused.
+retired_tokens_t = Table(
+    "retired_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("retired_at", DateTime(timezone=True), nullable=False),
+)
+
+# Single-use links that move a seat to another phone; only a hash of the link's token is kept.
+handovers_t = Table(
+    "handovers", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("used_at", DateTime(timezone=True), nullable=True),
+)
+
+# Columns added after the first release: an older database gets them when the app starts.
+ADDED_COLUMNS = (("tables", "join_secret"), ("tables", "pin"), ("seats", "generation"), ("entries", "device"))
+
+
 @dataclass(frozen=True)
 class Entry:
     seq: int
@@ -100,6 +132,7 @@ class Entry:
     payload: dict
     key: str | None
     created_at: datetime
+    device: str | None = None
 
     def as_entry(self) -> dict:
         """The entry as the rules engine sees it."""
@@ -124,6 +157,8 @@ class TableInfo:
     current_game: int
     created_at: datetime
     seats: tuple[Seat, ...]
+    join_secret: str = ""
+    pin: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,6 +178,17 @@ class Document:
     data: dict
     owner: str | None
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Handover:
+    seat: int
+    expires_at: datetime
+    used: bool
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= now()
 
 
 class Conflict(Exception):
@@ -187,17 +233,50 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def new_pin() -> str:
+    return f"{secrets.randbelow(10 ** 6):06d}"
+
+
+def fingerprint(token: str) -> str:
+    """What the database keeps of a secret it only needs to recognise (and what marks a device)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def _aware(stamp: datetime) -> datetime:
+    """SQLite gives datetimes back without their zone; they were stored in UTC."""
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
+
+
+def upgrade_schema(engine: Engine) -> None:
+    """Add the columns a database made by an older release lacks, and invitations to its tables."""
+    with engine.begin() as conn:
+        have = {name: {c["name"] for c in inspect(conn).get_columns(name)} for name, _ in ADDED_COLUMNS}
+        for table_name, column_name in ADDED_COLUMNS:
+            if column_name in have[table_name]:
+                continue
+            column = metadata.tables[table_name].c[column_name]
+            kind = column.type.compile(dialect=engine.dialect)
+            default = f" DEFAULT {column.server_default.arg}" if column.server_default is not None else ""
+            conn.exec_driver_sql(f"ALTER TABLE {table_name} ADD COLUMN {column_name} {kind}{default}")
+        for (code,) in conn.execute(select(tables_t.c.code).where(tables_t.c.join_secret.is_(None))).all():
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(
+                join_secret=new_token(), pin=new_pin()))
+
+
 class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
+        upgrade_schema(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
 
     # ---- tables and seats -------------------------------------------------
-    def create_table(self, game: str, options: dict, names: list[str], pass_and_play: bool) -> TableInfo:
+    def create_table(self, game: str, options: dict, names: list[str], pass_and_play: bool,
+                     seats_taken: bool = False) -> TableInfo:
+        """A new table; `seats_taken`: its seat tokens go to the client that creates it (the API)."""
         for _ in range(20):
             code = new_code()
             try:
@@ -205,9 +284,11 @@ class Store:
                     stamp = now()
                     conn.execute(insert(tables_t).values(
                         code=code, game=game, options=options, host_token=new_token(),
-                        pass_and_play=pass_and_play, current_game=1, created_at=stamp))
+                        pass_and_play=pass_and_play, current_game=1, created_at=stamp,
+                        join_secret=new_token(), pin=new_pin()))
                     conn.execute(insert(seats_t), [
-                        {"table_code": code, "seat": i, "name": name, "token": new_token(), "claimed": False}
+                        {"table_code": code, "seat": i, "name": name, "token": new_token(),
+                         "claimed": seats_taken, "generation": 0}
                         for i, name in enumerate(names)])
                     conn.execute(insert(games_t).values(
                         table_code=code, game_no=1, game=game, options=options, started_at=stamp))
@@ -227,29 +308,64 @@ class Store:
         row = rows[0]
         seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in rows)
         return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
-                         row["pass_and_play"], row["current_game"], row["created_at"], seats)
+                         row["pass_and_play"], row["current_game"], row["created_at"], seats,
+                         row["join_secret"] or "", row["pin"] or "")
 
-    def claim_seat(self, code: str, seat: int) -> bool:
-        """Mark a free seat as taken; False if someone else took it first."""
+    def claim_seat(self, code: str, seat: int) -> str | None:
+        """Take a free seat under a fresh token (the claiming device's alone); None if it is taken."""
+        token = new_token()
         with self.engine.begin() as conn:
             res = conn.execute(update(seats_t).where(
                 seats_t.c.table_code == code, seats_t.c.seat == seat, seats_t.c.claimed.is_(False)
-            ).values(claimed=True))
-            return res.rowcount == 1
+            ).values(claimed=True, token=token, generation=seats_t.c.generation + 1))
+            return token if res.rowcount == 1 else None
 
     def release_seat(self, code: str, seat: int) -> None:
         """Free a seat a phone left, under a new token so the phone that left it cannot write for it."""
         with self.engine.begin() as conn:
-            conn.execute(update(seats_t).where(
-                seats_t.c.table_code == code, seats_t.c.seat == seat).values(token=new_token(), claimed=False))
+            conn.execute(update(seats_t).where(seats_t.c.table_code == code, seats_t.c.seat == seat).values(
+                token=new_token(), claimed=False, generation=seats_t.c.generation + 1))
 
-    def reissue_seat_token(self, code: str, seat: int) -> str:
-        """Give a seat a new token: the phone that held the old one loses the seat."""
-        token = new_token()
+    # ---- moving a seat to another device --------------------------------------
+    def create_handover(self, code: str, seat: int, minutes: int) -> tuple[str, datetime]:
+        """A single-use link token that moves `seat` to whichever device uses it within `minutes`."""
+        token, stamp = new_token(), now()
+        expires = stamp + timedelta(minutes=minutes)
         with self.engine.begin() as conn:
-            conn.execute(update(seats_t).where(
-                seats_t.c.table_code == code, seats_t.c.seat == seat).values(token=token, claimed=True))
-        return token
+            conn.execute(insert(handovers_t).values(token_hash=fingerprint(token), table_code=code, seat=seat,
+                                                    created_at=stamp, expires_at=expires))
+        return token, expires
+
+    def handover(self, code: str, token: str) -> Handover | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(handovers_t).where(
+                handovers_t.c.token_hash == fingerprint(token), handovers_t.c.table_code == code)).mappings().first()
+        return Handover(row["seat"], _aware(row["expires_at"]), row["used_at"] is not None) if row else None
+
+    def use_handover(self, code: str, token: str) -> tuple[int, str] | None:
+        """Spend a hand-over link: (its seat, the new device's token), or None if it is used or expired.
+        The device that held the seat is told its seat moved, as one step with the move."""
+        stamp, fresh = now(), new_token()
+        with self.engine.begin() as conn:
+            where = (handovers_t.c.token_hash == fingerprint(token), handovers_t.c.table_code == code,
+                     handovers_t.c.used_at.is_(None), handovers_t.c.expires_at > stamp)
+            seat = conn.execute(select(handovers_t.c.seat).where(*where)).scalar()
+            if seat is None or conn.execute(update(handovers_t).where(*where).values(used_at=stamp)).rowcount != 1:
+                return None
+            old = conn.execute(select(seats_t.c.token, seats_t.c.claimed).where(
+                seats_t.c.table_code == code, seats_t.c.seat == seat)).one()
+            if old.claimed:
+                conn.execute(insert(retired_tokens_t).values(
+                    token_hash=fingerprint(old.token), table_code=code, seat=seat, retired_at=stamp))
+            conn.execute(update(seats_t).where(seats_t.c.table_code == code, seats_t.c.seat == seat).values(
+                token=fresh, claimed=True, generation=seats_t.c.generation + 1))
+        return seat, fresh
+
+    def moved_seat(self, code: str, token: str) -> int | None:
+        """The seat a device held under `token` until the host moved it to another device."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(retired_tokens_t.c.seat).where(
+                retired_tokens_t.c.token_hash == fingerprint(token), retired_tokens_t.c.table_code == code)).scalar()
 
     def set_pass_and_play(self, code: str, on: bool) -> None:
         with self.engine.begin() as conn:
@@ -304,11 +420,12 @@ class Store:
                 entries_t.c.table_code == code, entries_t.c.game_no == game_no)).scalar_one()
 
     def poll_marker(self, code: str) -> tuple[int, int, int] | None:
-        """(current game number, its last sequence number, seats taken), in one query: what a poll compares."""
+        """(current game number, its last sequence number, changes of seats), in one query: what a poll
+        compares."""
         last_seq = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
             entries_t.c.table_code == code, entries_t.c.game_no == tables_t.c.current_game).scalar_subquery()
-        taken = select(func.count()).select_from(seats_t).where(
-            seats_t.c.table_code == code, seats_t.c.claimed.is_(True)).scalar_subquery()
+        taken = select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
+            seats_t.c.table_code == code).scalar_subquery()
         with self.engine.connect() as conn:
             row = conn.execute(select(tables_t.c.current_game, last_seq, taken)
                                .where(tables_t.c.code == code)).first()
@@ -329,11 +446,11 @@ class Store:
         return _entry(row) if row else None
 
     def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,
-               payload: dict, key: str | None) -> Entry:
+               payload: dict, key: str | None, device: str | None = None) -> Entry:
         """Append an entry at expected_seq; raise Conflict if that number is taken."""
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
-                   payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp)
+                   payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(entries_t).values(**row))
@@ -344,7 +461,7 @@ class Store:
                 time.sleep(0.01)
                 raise Conflict(str(exc)) from None
             raise
-        return Entry(expected_seq, seat, kind, payload, key, stamp)
+        return Entry(expected_seq, seat, kind, payload, key, stamp, device)
 
 
     # ---- games' own documents --------------------------------------------------------
@@ -387,7 +504,7 @@ class Store:
 
 
 def _entry(r) -> Entry:
-    return Entry(r["seq"], r["seat"], r["kind"], json.loads(r["payload"]), r["key"], r["created_at"])
+    return Entry(r["seq"], r["seat"], r["kind"], json.loads(r["payload"]), r["key"], r["created_at"], r["device"])
 
 
 def _document(r) -> Document:

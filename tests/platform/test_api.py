@@ -26,7 +26,7 @@ def test_create_table_returns_code_join_url_and_seat_tokens(client):
     table = new_table(client, ["Ann", "Ben", "Cy"])
     assert len(table["code"]) == 6
     assert set(table["code"]) <= set("34679ACDEFGHJKMNPQRTUVWXY")
-    assert table["join_url"].endswith(f"/t/{table['code']}")
+    assert f"/t/{table['code']}/j/" in table["join_url"] and len(table["pin"]) == 6
     assert [s["name"] for s in table["seats"]] == ["Ann", "Ben", "Cy"]
     tokens = {s["token"] for s in table["seats"]} | {table["host_token"]}
     assert len(tokens) == 4

@@ -1,7 +1,7 @@
 """Requests a careless or hostile client might send, each answered with a reason and no harm done."""
 from __future__ import annotations
 
-from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry
+from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}
 
@@ -63,15 +63,15 @@ def test_no_javascript_preview_is_a_whole_page(client):
 
 def test_seat_qr_links_use_the_public_address(app, client):
     app.config["PUBLIC_URL"] = "http://192.168.1.20:8000"
-    csrf = csrf_from(client.get("/").get_data(as_text=True))
-    resp = client.post("/tables", data={"game": "dicez", "player0": "Ann", "csrf_token": csrf})
-    code = resp.headers["Location"].split("/")[2]
+    code = start_table_page(client, player0="Ann")
+    csrf = csrf_from(client.get(f"/t/{code}/seats/0/move").get_data(as_text=True))
     page = client.post(f"/t/{code}/seats/0/handover", data={"csrf_token": csrf}).get_data(as_text=True)
-    assert f"http://192.168.1.20:8000/t/{code}/claim/0/" in page
+    assert f"http://192.168.1.20:8000/t/{code}/handover/" in page
+    assert f"http://192.168.1.20:8000/t/{code}/j/" in client.get(f"/t/{code}/host").get_data(as_text=True)
 
 
 def test_tapping_another_name_frees_the_seat_taken_by_mistake(client, app):
-    table = new_table(client, ["Ann", "Ben", "Cy"])
+    table = new_table(client, ["Ann", "Ben", "Cy"], seat_tokens=False)
     code = table["code"]
     csrf = join_seat(client, code, 0)
     resp = client.post(f"/t/{code}/join", data={"seat": 2, "csrf_token": csrf})

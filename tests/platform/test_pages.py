@@ -1,7 +1,7 @@
 """Phones and the table view through the HTML pages (forms work as plain POSTs)."""
 from __future__ import annotations
 
-from tests.helpers import csrf_from, join_seat, log, new_table, post_entry
+from tests.helpers import csrf_from, invite, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}
 
@@ -35,7 +35,8 @@ def test_create_form_refuses_a_table_without_players(client):
 
 
 def test_join_picks_a_free_seat_and_sets_an_httponly_cookie(client, app):
-    table = new_table(client)
+    table = new_table(client, seat_tokens=False)
+    invite(client, table)
     page = client.get(f"/t/{table['code']}")
     csrf = csrf_from(page.get_data(as_text=True))
     resp = client.post(f"/t/{table['code']}/join", data={"seat": 1, "csrf_token": csrf})
@@ -45,6 +46,7 @@ def test_join_picks_a_free_seat_and_sets_an_httponly_cookie(client, app):
     assert client.get(f"/t/{table['code']}/s/1").status_code == 200
     # another phone cannot take the same seat nor open its sheet
     other = app.test_client()
+    invite(other, table)
     csrf2 = csrf_from(other.get(f"/t/{table['code']}").get_data(as_text=True))
     assert other.post(f"/t/{table['code']}/join", data={"seat": 1, "csrf_token": csrf2}).status_code == 409
     assert other.get(f"/t/{table['code']}/s/1").status_code == 403
@@ -130,18 +132,19 @@ def test_table_view_shows_every_sheet(client):
 
 
 def test_seat_handover_moves_the_seat_to_a_new_phone(client, app):
-    csrf = csrf_from(client.get("/").get_data(as_text=True))
-    resp = client.post("/tables", data={"game": "dicez", "player0": "Ann", "player1": "Ben", "csrf_token": csrf})
-    code = resp.headers["Location"].split("/")[2]
+    code = start_table_page(client, player0="Ann", player1="Ben")
     old_phone = app.test_client()
     join_seat(old_phone, code, 0)
     assert old_phone.get(f"/t/{code}/s/0").status_code == 200
+    csrf = csrf_from(client.get(f"/t/{code}/seats/0/move").get_data(as_text=True))
     page = client.post(f"/t/{code}/seats/0/handover", data={"csrf_token": csrf}).get_data(as_text=True)
-    link = page.split(f"/t/{code}/claim/0/")[1].split('"')[0]
+    link = page.split(f"/t/{code}/handover/")[1].split('"')[0]
     new_phone = app.test_client()
-    assert new_phone.get(f"/t/{code}/claim/0/{link}").status_code == 303
+    csrf_new = csrf_from(new_phone.get(f"/t/{code}/handover/{link}").get_data(as_text=True))
+    assert new_phone.post(f"/t/{code}/handover/{link}", data={"csrf_token": csrf_new}).status_code == 303
     assert new_phone.get(f"/t/{code}/s/0").status_code == 200
-    assert old_phone.get(f"/t/{code}/s/0").status_code == 403
+    moved = old_phone.get(f"/t/{code}/s/0")
+    assert moved.status_code == 410 and "seat moved to another phone" in moved.get_data(as_text=True)
     # only the host may hand seats over
     assert old_phone.post(f"/t/{code}/seats/1/handover", data={"csrf_token": csrf}).status_code in (400, 403)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers import csrf_from, join_seat, log, new_table, post_entry
+from tests.helpers import csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
 from companion.games.dice_and_slice.rules import geometry as g
 
@@ -343,12 +343,8 @@ def test_table_created_with_the_default_edition_keeps_it_when_the_default_change
     from companion.games.dice_and_slice.rules import edition as edition_module
 
     original = json.loads(edition_module.DEFAULT_PATH.read_text(encoding="utf-8"))
-    csrf = csrf_from(client.get("/").get_data(as_text=True))
-    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben",
-                                        "dice_and_slice_edition": "default", "dice_and_slice_side": "A",
-                                        "csrf_token": csrf})
-    assert resp.status_code == 303
-    code = resp.headers["Location"].split("/")[2]
+    code = start_table_page(client, game=GAME, player0="Ann", player1="Ben", dice_and_slice_edition="default",
+                            dice_and_slice_side="A")
     assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True}
     api_table = new_table(client, ["Cy"], game=GAME, options={"edition": "default"})
     assert store.table(api_table["code"]).options["edition"] == original
