@@ -101,6 +101,11 @@ def start_dicez_table(host, base: str, names) -> str:
     return host.locator(".join-url").get_attribute("href")
 
 
+def table_code(join_url: str) -> str:
+    """The table code in a join link (…/t/<code>/j/<secret>)."""
+    return join_url.split("/t/", 1)[1].split("/")[0]
+
+
 def join_as(page, join_url: str, name: str) -> None:
     page.goto(join_url)
     page.click(f"text=I am {name}")

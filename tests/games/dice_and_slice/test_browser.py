@@ -67,9 +67,10 @@ def play_rest_through_api(base, code, tokens):
 
 def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     first, second = servers
+    # the phones take the seats; the API client gets no seat tokens of its own
     table = api(first, "/api/tables", {"game": "dice_and_slice", "players": ["Ann", "Ben", "Cy"],
-                                       "options": {"edition": "default", "side": "A"}})
-    code, tokens = table["code"], [s["token"] for s in table["seats"]]
+                                       "options": {"edition": "default", "side": "A"}, "seat_tokens": False})
+    code = table["code"]
     join_url = table["join_url"]
 
     phones = []
@@ -157,7 +158,8 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
         expect(tid(p, "turn")).to_contain_text("Turn 3", timeout=LIVE)
     assert all(no_horizontal_scroll(p) for p in phones)
 
-    # --- the rest of the game through the JSON API with the seat tokens -------------------------
+    # --- the rest of the game through the JSON API with the phones' own seat tokens ------------
+    tokens = [next(c["value"] for c in p.context.cookies() if c["name"] == f"seat_{code}") for p in phones]
     final = play_rest_through_api(first, code, tokens)
     assert final["finished"]  # DS-14: the engine ended the game
     totals = [p["total"] for p in final["players"]]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.browser_fixtures import join_as, start_dicez_table
+from tests.browser_fixtures import join_as, start_dicez_table, table_code
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ def test_two_phones_play_a_whole_game_and_the_table_view_shows_the_totals(server
     first, second = servers
     host = phone()
     join_url = start_dicez_table(host, first, ["Ann", "Ben"])
-    code = join_url.rstrip("/").split("/")[-1]
+    code = table_code(join_url)
 
     ann = phone()
     join_as(ann, join_url, "Ann")

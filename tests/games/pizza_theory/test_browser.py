@@ -11,6 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser_fixtures import table_code
+
 from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, resolution_view
 
 pytestmark = pytest.mark.browser
@@ -59,7 +61,7 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
         host.fill(f'input[name="player{i}"]', name)
     host.click("text=Start the table")
     join_url = host.locator(".join-url").get_attribute("href")
-    code = join_url.rstrip("/").split("/")[-1]
+    code = table_code(join_url)
 
     phones = []
     for seat, name in enumerate(NAMES):

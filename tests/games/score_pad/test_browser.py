@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as
+from tests.browser_fixtures import join_as, table_code
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def test_two_phones_keep_score_and_the_table_view_shows_the_totals_and_the_winne
     first, second = servers
     host = phone()
     join_url = start_score_pad(host, first, ["Ann", "Ben"], rounds=3)
-    code = join_url.rstrip("/").split("/")[-1]
+    code = table_code(join_url)
     ann, ben = phone(), phone()
     join_as(ann, join_url, "Ann")
     join_as(ben, join_url.replace(first, second), "Ben")  # Ben's phone talks to the other server process
