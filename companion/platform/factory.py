@@ -92,9 +92,9 @@ def register_web(app: Flask) -> None:
     for game in GAMES.values():
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)
+    install_limits(app)  # first: its check must run before any other hook can refuse the request
     app.before_request(refuse_nul)
     app.before_request(auth.check_csrf)
     app.before_request(load_table_context)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
     app.register_error_handler(HTTPException, http_error)
-    install_limits(app)
