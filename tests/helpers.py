@@ -45,7 +45,8 @@ def start_table_page(client, **form) -> str:
     join_url = re.search(r'href="([^"]+)" class="join-url"', host).group(1)
     pin = re.search(r'class="pin">(\d+)<', host).group(1)
     seats = client.get(f"/api/tables/{code}").get_json()["players"]
-    _TABLES[code] = {"code": code, "join_url": join_url, "pin": pin, "seats": [{"seat": p["seat"]} for p in seats]}
+    _TABLES[code] = {"code": code, "join_url": join_url, "pin": pin, "host_token": client.get_cookie(f"host_{code}").value,
+                     "seats": [{"seat": p["seat"]} for p in seats]}
     return code
 
 
@@ -57,20 +58,18 @@ def invite(client, table):
 
 def join_seat(client, code, seat):
     """Put seat `seat` on this client as a phone: scan the QR code and tap the name, or, for a seat
-    the API client holds, have the host hand it over. The table's seat token becomes the phone's
-    (the same device, so the test can keep writing for it through the API). Returns the CSRF token."""
+    another device holds (the API client, another phone), have the host hand it over. A seat token
+    the test holds becomes the phone's (the same device, so the test can keep writing for it through
+    the API). Returns the CSRF token."""
     table = _TABLES[code]
     invite(client, table)
-    if "token" in table["seats"][seat]:
+    token = csrf_from(client.get("/").get_data(as_text=True))  # the start page always has a form
+    resp = client.post(f"/t/{code}/join", data={"seat": seat, "csrf_token": token})
+    if resp.status_code == 409:
         link = client.post(f"/api/tables/{code}/seats/{seat}/handover", headers=bearer(table["host_token"]))
         path = "/" + link.get_json()["link"].split("/", 3)[3]
-        token = csrf_from(client.get(path).get_data(as_text=True))
         resp = client.post(path, data={"csrf_token": token})
-    else:
-        token = csrf_from(client.get(f"/t/{code}").get_data(as_text=True))
-        resp = client.post(f"/t/{code}/join", data={"seat": seat, "csrf_token": token})
     assert resp.status_code == 303, resp.get_data(as_text=True)
-    cookie = client.get_cookie(f"seat_{code}")
     if "token" in table["seats"][seat]:
-        table["seats"][seat]["token"] = cookie.value
+        table["seats"][seat]["token"] = client.get_cookie(f"seat_{code}").value
     return token

@@ -9,7 +9,7 @@ import pytest
 from companion.platform.contract import Viewer
 from companion.platform.registry import GAMES
 from tests.contract.playout import legal_choice
-from tests.helpers import bearer, new_table
+from tests.helpers import bearer, csrf_from, new_table
 
 GAME_IDS = list(GAMES)
 
@@ -94,3 +94,45 @@ def _assert_undo_restores(client, table, game, history):
     assert resp.status_code == 201, resp.get_json()
     answer = _get(client, f"/api/tables/{table['code']}", None)
     assert answer["view"] == game.view(before, Viewer.table())
+
+
+def _move_seat_to_a_new_device(client, table, seat) -> str:
+    """The host hands `seat` over; a new device takes it. Returns that device's own token."""
+    made = client.post(f"/api/tables/{table['code']}/seats/{seat}/handover", headers=bearer(table["host_token"]))
+    assert made.status_code == 201, made.get_json()
+    phone = client.application.test_client()
+    path = "/" + made.get_json()["link"].split("/", 3)[3]
+    page = phone.get(path).get_data(as_text=True)
+    assert phone.post(path, data={"csrf_token": csrf_from(page)}).status_code == 303
+    return phone.get_cookie(f"seat_{table['code']}").value
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_device_that_takes_a_seat_over_mid_game_sees_no_secret_chosen_before(client, game_id):
+    """A secret is shown only to the device that chose it: a seat's new device reads what a shared
+    device would until the reveal; where nothing is secret it reads the seat's whole own view."""
+    game = GAMES[game_id]
+    rng = random.Random(f"takeover-{game_id}")
+    players = min(game.max_players, max(game.min_players, 3))
+    table = new_table(client, [f"P{i}" for i in range(players)], game=game_id)
+    code, state, secret = table["code"], game.new_state(players, game.normalize_options({})), False
+    for _ in range(200):
+        seat, legal = legal_choice(game, state, rng)
+        entry = rng.choice(legal)
+        assert _post(client, table, seat, entry).status_code == 201
+        before, state = state, game.apply(state, seat, entry)
+        secret = game.secret(seat, entry, before, state, Viewer.table())
+        if secret or game.finished(state):
+            break
+    old_token = table["seats"][seat]["token"]
+    assert _get(client, f"/api/tables/{code}", old_token)["view"] == game.view(state, Viewer.own(seat))
+    new_token = _move_seat_to_a_new_device(client, table, seat)
+    seen = _get(client, f"/api/tables/{code}", new_token)["view"]
+    last = _get(client, f"/api/tables/{code}/entries", new_token)["entries"][-1]
+    if secret:
+        assert seen == game.view(state, Viewer.shared(seat)) != game.view(state, Viewer.own(seat))
+        assert last["hidden"] is True
+    else:
+        assert seen == game.view(state, Viewer.own(seat)) and "hidden" not in last
+    # the device that held the seat no longer writes for it
+    assert _post(client, table, seat, entry).status_code == 403

@@ -590,3 +590,53 @@ def test_the_start_page_chooses_the_first_player(client):  # PT-3: a starting pl
     resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben",
                                         "pizza_theory_first": "2", "csrf_token": csrf})
     assert resp.status_code == 422 and "no seat 3" in resp.get_data(as_text=True)
+
+
+def test_a_phone_that_takes_a_seat_over_mid_round_does_not_see_the_cut_chosen_before(client, app):
+    # PT-8: a cut is shown only on the device that chose it; the host moves Ann's seat to a new phone
+    # after she chose: the new phone is Ann's sheet but says nothing of her line until the reveal
+    code, csrf, phones = hosted_table_with_phones(client, app)
+    mirror = Mirror(3)
+    place_until_the_cuts(code, phones, mirror, random.Random(11))
+    ann, ann_tok = phones[0]
+    assert ann.post(f"/t/{code}/s/0/entries", data={"kind": "cut", "line": "4", "csrf_token": ann_tok}).status_code == 303
+    mirror.add(0, {"kind": "cut", "line": 4})
+    assert "Your cut: line 4" in ann.get(f"/t/{code}/s/0").get_data(as_text=True)
+    new_phone = app.test_client()
+    join_seat(new_phone, code, 0)
+    page = new_phone.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert "You have chosen" in page
+    assert_no_trace_of_a_pending_line(page)
+    assert_no_trace_of_a_pending_line(new_phone.get(f"/t/{code}/s/0/sheet").get_data(as_text=True))
+    assert ann.get(f"/t/{code}/s/0").status_code == 410  # Ann's old phone is told the seat moved
+    # once every cut is in, the reveal shows Ann's line on her new phone like everywhere else
+    for seat, line in ((1, 2), (2, 6)):
+        ph, tok = phones[seat]
+        assert ph.post(f"/t/{code}/s/{seat}/entries", data={"kind": "cut", "line": str(line),
+                                                           "csrf_token": tok}).status_code == 303
+    assert re.search(r'data-testid="cut-red">.*?line 4</span>', new_phone.get(f"/t/{code}/s/0").get_data(as_text=True))
+
+
+def test_a_second_phone_at_a_pass_and_play_table_does_not_read_the_cut_the_host_entered(client, app):
+    # PT-8 at pass-and-play: the host's device enters Ann's cut; a phone that then takes Ann's seat, and
+    # the seat's own API client, read the table as a shared device does: chosen, not which line
+    table = new_table(client, ("Ann", "Ben", "Cy"), game=GAME, pass_and_play=True)
+    code, mirror = table["code"], Mirror(3)
+    place_all(client, table, mirror, random.Random(3))
+    resp = client.post(f"/api/tables/{code}/entries", json={"kind": "cut", "line": 3, "seat": 0},
+                       headers=bearer(table["host_token"]))
+    assert resp.status_code == 201
+    api_client_token = table["seats"][0]["token"]
+    for token in (api_client_token, None):
+        state = client.get(f"/api/tables/{code}", headers=bearer(token) if token else {}).get_json()
+        entries = client.get(f"/api/tables/{code}/entries", headers=bearer(token) if token else {}).get_json()
+        assert state["view"]["my_cut"] is None and state["view"]["seats"][0]["has_chosen"]
+        assert entries["entries"][-1]["hidden"] is True and "line" not in entries["entries"][-1]
+    phone = app.test_client()
+    join_seat(phone, code, 0)
+    mine = table["seats"][0]["token"]  # the phone's own token now
+    assert mine != api_client_token
+    state = phone.get(f"/api/tables/{code}", headers=bearer(mine)).get_json()
+    assert state["view"]["my_cut"] is None
+    assert phone.get(f"/api/tables/{code}/entries", headers=bearer(mine)).get_json()["entries"][-1]["hidden"] is True
+    assert_no_trace_of_a_pending_line(phone.get(f"/t/{code}/s/0").get_data(as_text=True))
