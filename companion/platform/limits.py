@@ -6,6 +6,8 @@ what the limits leave a guesser.
 """
 from __future__ import annotations
 
+import functools
+
 from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -39,8 +41,18 @@ def install_limits(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app, application_limits=[NOT_FOUND_PER_CLIENT],
                       application_limits_deduct_when=_not_found)
-    view = app.view_functions[PIN_ENDPOINT]
+    view = _own_copy(app.view_functions[PIN_ENDPOINT])
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)
     app.view_functions[PIN_ENDPOINT] = view
+    app.extensions["companion_limiter"] = limiter
     return limiter
+
+
+def _own_copy(view):
+    """A view function of this app's own: Flask-Limiter marks what it decorates, and the module's
+    function is shared by every app made in this process (the tests make many)."""
+    @functools.wraps(view)
+    def copy(*args, **kwargs):
+        return view(*args, **kwargs)
+    return copy
