@@ -105,3 +105,26 @@ def test_postgres_urls_are_accepted_in_both_spellings():
     assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_database_from_before_invitations_gets_them_when_the_app_starts(db_url):
+    """Tables made by an earlier release keep working: the new columns are added and every table gets
+    a join secret and a PIN, so its phones can still be invited."""
+    from sqlalchemy import text
+
+    from companion.platform.storage import ADDED_COLUMNS, Store
+
+    old = Store(db_url)
+    table = old.create_table("dicez", {}, ["Ann", "Ben"], False)
+    old.append(table.code, 1, 1, 0, "score", {"dice": [1, 1, 1, 1, 1], "category": "ones"}, None)
+    with old.engine.begin() as conn:
+        for table_name, column in ADDED_COLUMNS:
+            conn.execute(text(f"ALTER TABLE {table_name} DROP COLUMN {column}"))
+    old.dispose()
+    upgraded = Store(db_url)
+    again = upgraded.table(table.code)
+    assert len(again.join_secret) > 20 and len(again.pin) == 6 and again.pin.isdigit()
+    assert [e.seq for e in upgraded.entries(table.code, 1)] == [1]
+    assert upgraded.claim_seat(table.code, 0) is not None
+    assert upgraded.poll_marker(table.code) == (1, 1, 1)
+    upgraded.dispose()
