@@ -105,3 +105,14 @@ def test_postgres_urls_are_accepted_in_both_spellings():
     assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_new_document_never_takes_the_place_of_one_already_there(store):
+    """create_document is how a browser adds something under a new name: if another browser took
+    the name first, the first one's document and owner stay."""
+    assert store.create_document("g", "c", "Box", {"v": 1}, "first")
+    assert not store.create_document("g", "c", "Box", {"v": 2}, "second")
+    doc = store.document("g", "c", "Box")
+    assert (doc.data, doc.owner) == ({"v": 1}, "first")
+    store.save_document("g", "c", "Box", {"v": 3}, "second")  # a change keeps the first owner
+    assert store.document("g", "c", "Box").owner == "first"

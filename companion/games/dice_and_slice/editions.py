@@ -314,7 +314,7 @@ def _refused_save(form, original: str | None, reason: str, status: int):
 
 def _write(name: str, data: dict, original: str | None) -> None:
     if name == original:
-        _editions().save(name, data)  # changed in place: it keeps its owner
+        _editions().save(name, data, auth.browser_id())  # changed in place (the owner stays the first one)
     elif not _editions().create(name, data, auth.browser_id()):
         raise _taken(name)  # someone took the name since it was checked
     elif original:
