@@ -6,9 +6,10 @@ claimed it; the host moves a seat to another device with a single-use hand-over 
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 
-from flask import abort, current_app, request, session
+from flask import abort, after_this_request, current_app, g, request, session
 
 from .storage import TableInfo, fingerprint
 
@@ -27,8 +28,8 @@ def invite_cookie(code: str) -> str:
     return f"invite_{code}"
 
 
-def set_cookie(response, name: str, value: str) -> None:
-    response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+def set_cookie(response, name: str, value: str, max_age: int = COOKIE_AGE) -> None:
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Lax",
                         secure=request.is_secure)
 
 
@@ -83,3 +84,39 @@ def check_csrf():
     if not expected or not sent or not secrets.compare_digest(sent, expected):
         abort(400, "This page has expired. Reload it and try again.")
     return None
+
+
+# ---- this browser ---------------------------------------------------------------------------------
+# A long-lived random identity of the browser itself (not of a seat), so that what it made can be
+# recognised as its own later. Stores keep only a hash of the cookie, never the cookie itself.
+BROWSER_COOKIE = "browser"
+BROWSER_COOKIE_AGE = 60 * 60 * 24 * 400  # the longest a browser keeps a cookie
+
+
+def _browser_cookie() -> str | None:
+    token = request.cookies.get(BROWSER_COOKIE, "")
+    return token if 32 <= len(token) <= 64 and token.isascii() else None
+
+
+def _browser_mark(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _remember_browser(response):
+    set_cookie(response, BROWSER_COOKIE, g.browser_token, BROWSER_COOKIE_AGE)
+    return response
+
+
+def browser_id() -> str:
+    """This browser's mark as the owner of something it makes: a hash of its cookie, which is
+    set (or renewed) on this response."""
+    if "browser_token" not in g:
+        g.browser_token = _browser_cookie() or secrets.token_urlsafe(32)
+        after_this_request(_remember_browser)
+    return _browser_mark(g.browser_token)
+
+
+def is_this_browser(mark: str | None) -> bool:
+    """Was `mark` (from browser_id()) made by this browser? Never sets a cookie."""
+    token = g.get("browser_token") or _browser_cookie()
+    return bool(mark and token) and secrets.compare_digest(mark, _browser_mark(token))

@@ -45,6 +45,10 @@ class Collection:
     def save(self, key: str, data: dict, owner: str | None = None) -> None:
         self.store.save_document(self.game, self.name, key, data, owner)
 
+    def create(self, key: str, data: dict, owner: str | None) -> bool:
+        """Add a document under a name nobody uses yet; False if the name is taken."""
+        return self.store.create_document(self.game, self.name, key, data, owner)
+
     def delete(self, key: str) -> None:
         self.store.delete_document(self.game, self.name, key)
 

@@ -497,6 +497,16 @@ class Store:
             except IntegrityError:
                 continue  # inserted by someone else meanwhile: update it instead
 
+    def create_document(self, game: str, collection: str, name: str, data: dict, owner: str | None) -> bool:
+        """Insert a new document; False (and nothing changed) if the name is already taken."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(documents_t).values(game=game, collection=collection, name=name, data=data,
+                                                        owner=owner, updated_at=now()))
+        except IntegrityError:
+            return False
+        return True
+
     def delete_document(self, game: str, collection: str, name: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(documents_t.delete().where(

@@ -128,3 +128,14 @@ def test_a_database_from_before_invitations_gets_them_when_the_app_starts(db_url
     assert upgraded.claim_seat(table.code, 0) is not None
     assert upgraded.poll_marker(table.code) == (1, 1, 1)
     upgraded.dispose()
+
+
+def test_a_new_document_never_takes_the_place_of_one_already_there(store):
+    """create_document is how a browser adds something under a new name: if another browser took
+    the name first, the first one's document and owner stay."""
+    assert store.create_document("g", "c", "Box", {"v": 1}, "first")
+    assert not store.create_document("g", "c", "Box", {"v": 2}, "second")
+    doc = store.document("g", "c", "Box")
+    assert (doc.data, doc.owner) == ({"v": 1}, "first")
+    store.save_document("g", "c", "Box", {"v": 3}, "second")  # a change keeps the first owner
+    assert store.document("g", "c", "Box").owner == "first"

@@ -3,17 +3,27 @@ DS-2), kept in the platform's document store under the game's "editions" collect
 
 A table copies its edition into its options when it is created, so editing or deleting an edition
 never changes a game already started.
+
+Owners: an edition belongs to the browser that saved (or imported) it, marked by the platform's
+browser id (`auth.browser_id()`, a hash of a long-lived cookie). Only that browser may change,
+rename or delete it; anyone may look at it, export it or copy it (the copy is the copier's). An
+edition saved before editions had owners (owner NULL, which includes the ones moved over from the
+old `ds_editions` table) belongs to nobody: nobody can change or delete it, and anyone can copy it.
 """
 from __future__ import annotations
 
+import io
 import weakref
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
 from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
+from companion.platform import auth
 from companion.platform.context import Collection, collection
 from companion.platform.contract import RuleError
+from companion.platform.storage import Document
 
+from .edition_files import MAX_FILE_BYTES, BadFile, edition_file, read_edition_file
 from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, load_edition
 from .rules.geometry import MAX_SLICE
 
@@ -65,6 +75,34 @@ def named_editions() -> list[dict]:
 def edition_data(name: str) -> dict | None:
     doc = _editions().get(name)
     return doc.data if doc else None
+
+
+def _listed(doc: Document) -> dict:
+    return {"name": doc.name, "label": doc.data.get("label", ""), "mine": auth.is_this_browser(doc.owner),
+            "ownerless": doc.owner is None}
+
+
+class NotYours(RuleError):
+    """This browser may look at the edition and copy it, not change or delete it (403)."""
+
+
+def _not_yours(doc: Document) -> str:
+    if doc.owner is None:
+        why = "was saved before editions had owners, so nobody can change or delete it"
+    else:
+        why = "belongs to the browser that made it: only that browser can change or delete it"
+    return f"The edition {doc.name!r} {why}. Nothing was changed. Copy it to make an edition of your own."
+
+
+def own_edition(name: str) -> Document:
+    """The stored edition `name` if this browser may change it; NotYours (or RuleError if missing)."""
+    doc = _editions().get(name) if name else None
+    if doc is None:
+        raise RuleError(f"There is no saved edition called {name!r} (it may have been renamed or deleted); "
+                        "nothing was changed.")
+    if not auth.is_this_browser(doc.owner):
+        raise NotYours(_not_yours(doc))
+    return doc
 
 
 @bp.app_context_processor
@@ -187,18 +225,42 @@ def _same_label(a, b) -> bool:
     return " ".join(str(a).split()).casefold() == " ".join(str(b).split()).casefold()
 
 
-def _checked_save(form, original: str | None) -> tuple[str, dict]:
-    """(name, edition) to save from the editor's form; RuleError saying what stops it."""
-    name = _valid_name(form.get("name"))
-    data = form_to_edition(form)
+def _checked_edition(data) -> None:
+    """The editor's and the importer's checks of an edition; RuleError saying what is wrong."""
     load_edition(data)  # DS-2: a mistake is refused with a message pointing at it
     if _same_label(data["label"], default_edition_data()["label"]):
         raise RuleError("That label belongs to the project's default edition; give your edition its own "
                         "label (for example the name of your box).")
+
+
+def _taken(name: str) -> RuleError:
+    return RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
+                     "edition to change it). Nothing was saved.")
+
+
+def _checked_save(form, original: str | None) -> tuple[str, dict]:
+    """(name, edition) to save from the editor's form; RuleError saying what stops it."""
+    name = _valid_name(form.get("name"))
+    data = form_to_edition(form)
+    _checked_edition(data)
     if name != original and edition_data(name) is not None:
-        raise RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
-                        "edition to change it). Nothing was saved.")
+        raise _taken(name)
     return name, data
+
+
+def _numbered(name: str, n: int) -> str:
+    """`name (n)`, shortened to fit the 60 characters a name may have."""
+    suffix = f" ({n})"
+    return name[:60 - len(suffix)].rstrip() + suffix
+
+
+def _import_as(name: str, data: dict) -> str:
+    """Store an imported edition under `name`, or `name (2)`, `name (3)`... if taken; the name used."""
+    for n in range(1, 100):
+        candidate = name if n == 1 else _numbered(name, n)
+        if _editions().create(candidate, data, auth.browser_id()):
+            return candidate
+    raise RuleError(f"There are too many editions called {name!r} already; give this one another name.")
 
 
 # ---- pages --------------------------------------------------------------------------------------
@@ -207,9 +269,14 @@ def _editor(name: str, data: dict, **extra):
                            pics=_pics(data), **extra)
 
 
+def _list_page(status: int = 200, **extra):
+    return render_template("dice_and_slice/editions.html", named=[_listed(d) for d in _editions().all()],
+                           max_file_kib=MAX_FILE_BYTES // 1024, **extra), status
+
+
 @bp.get("/editions")
 def editions():
-    return render_template("dice_and_slice/editions.html", named=named_editions())
+    return _list_page()
 
 
 @bp.get("/editions/default")
@@ -231,10 +298,27 @@ def edition_new():
 
 @bp.get("/editions/e/<path:name>")
 def edition_show(name):
-    data = edition_data(name)
-    if data is None:
+    doc = _editions().get(name)
+    if doc is None:
         abort(404, f"There is no edition called {name!r}.")
-    return _editor(name, data, readonly=False, new=False)
+    mine = auth.is_this_browser(doc.owner)
+    return _editor(name, doc.data, readonly=not mine, new=False, mine=mine, ownerless=doc.owner is None)
+
+
+def _refused_save(form, original: str | None, reason: str, status: int):
+    """The editor again, with what was posted and why it was not saved."""
+    return render_template(EDITOR, name=form.get("name", ""), data=None, readonly=False, new=original is None,
+                           values=_form_values_from_post(form), error=reason, original=original,
+                           pics=None), status
+
+
+def _write(name: str, data: dict, original: str | None) -> None:
+    if name == original:
+        _editions().save(name, data, auth.browser_id())  # changed in place (the owner stays the first one)
+    elif not _editions().create(name, data, auth.browser_id()):
+        raise _taken(name)  # someone took the name since it was checked
+    elif original:
+        _editions().delete(original)  # a rename
 
 
 @bp.post("/editions")
@@ -242,16 +326,57 @@ def edition_save():
     form = request.form
     original = form.get("original") or None
     try:
-        if original is not None and edition_data(original) is None:
-            missing, original = original, None  # nothing to change: the form becomes a new edition
-            raise RuleError(f"There is no saved edition called {missing!r} to change (it may have been renamed "
-                            "or deleted); nothing was saved. Save this one under a new name.")
-        name, data = _checked_save(form, original)
+        if original is not None:
+            own_edition(original)
+    except NotYours as exc:  # the form becomes a new edition: the changes are not lost
+        return _refused_save(form, None, exc.reason + " Your changes are still here: give them a new name "
+                             "to save them as your own edition.", 403)
     except RuleError as exc:
-        return render_template(EDITOR, name=form.get("name", ""), data=None, readonly=False, new=original is None,
-                               values=_form_values_from_post(form), error=exc.reason, original=original,
-                               pics=None), 422
-    _editions().save(name, data)
-    if original and original != name:
-        _editions().delete(original)
+        return _refused_save(form, None, exc.reason + " Save this one under a new name.", 422)
+    try:
+        name, data = _checked_save(form, original)
+        _write(name, data, original)
+    except RuleError as exc:
+        return _refused_save(form, original, exc.reason, 422)
     return redirect(url_for("dice_and_slice.edition_show", name=name, saved=1), code=303)
+
+
+@bp.post("/editions/delete")
+def edition_delete():
+    name = request.form.get("name", "")
+    try:
+        own_edition(name)
+    except NotYours as exc:
+        abort(403, exc.reason)
+    except RuleError as exc:
+        abort(404, exc.reason)
+    _editions().delete(name)
+    return redirect(url_for("dice_and_slice.editions", deleted=name), code=303)
+
+
+# ---- editions as files (edition_files.py) ---------------------------------------------------------
+@bp.get("/editions/export/<path:name>")
+def edition_export(name):
+    data = edition_data(name)
+    if data is None:
+        abort(404, f"There is no edition called {name!r}.")
+    file_name = name.replace("/", "-").replace("\\", "-") + ".edition.json"
+    return send_file(io.BytesIO(edition_file(name, data)), mimetype="application/json", as_attachment=True,
+                     download_name=file_name, max_age=0)
+
+
+@bp.post("/editions/import")
+def edition_import():
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise BadFile("Choose an edition file (one made with Export) to import.", 400)
+        name_in_file, data = read_edition_file(upload.stream.read(MAX_FILE_BYTES + 1))
+        wanted = _valid_name(request.form.get("name") or name_in_file)
+        _checked_edition(data)
+        name = _import_as(wanted, data)
+    except BadFile as exc:
+        return _list_page(exc.status, import_error=exc.reason)
+    except RuleError as exc:
+        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+    return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)

@@ -52,6 +52,10 @@ def test_old_editions_are_listed_and_can_start_a_table_after_the_upgrade(upgrade
                                         "dice_and_slice_edition": "Blue box", "dice_and_slice_side": "A"})
     code = resp.headers["Location"].split("/")[2]
     assert client.get(f"/api/tables/{code}").get_json()["view"]["slice_points"]["15"] == 40
+    # nobody can show they made an edition from before owners: read-only to everyone, copy it to change it
+    page = client.get("/dice-and-slice/editions/e/Blue box").get_data(as_text=True)
+    assert "saved before editions had owners" in page and 'data-testid="save-edition"' not in page
+    assert store.document("dice_and_slice", "editions", "Blue box").owner is None
     # the old table is left as it was
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM ds_editions").fetchone() == (2,)
