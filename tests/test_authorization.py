@@ -35,6 +35,11 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("dice_and_slice.edition_new", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_show", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_save", "POST"): ALL_PAGE,
+    ("dice_and_slice.edition_export", "GET"): ALL_PAGE,
+    ("dice_and_slice.edition_import", "POST"): ALL_PAGE,
+    # an edition is changed or deleted only by the browser that made it: not a table credential, so
+    # tests/games/dice_and_slice/test_edition_owners.py asks it of two browsers
+    ("dice_and_slice.edition_delete", "POST"): ALL_PAGE,
     # the table code alone: the read-only table
     ("pages.join", "GET"): ALL_PAGE,
     ("pages.table_view", "GET"): ALL_PAGE,
