@@ -242,7 +242,11 @@
     }
   });
   document.addEventListener("htmx:configRequest", (evt) => {
-    if (kind({requestConfig: evt.detail, elt: evt.detail.elt}) === "tap") evt.detail.timeout = GIVE_UP_MS;
+    const cfg = evt.detail;
+    if (kind({requestConfig: cfg, elt: cfg.elt}) !== "tap") return;
+    cfg.timeout = GIVE_UP_MS;
+    // a form drawn without an idempotency key gets one, so a kept copy of the tap is applied once
+    if (!cfg.formData.get("key")) cfg.formData.set("key", randomKey());
   });
   document.addEventListener("htmx:timeout", (evt) => {
     if (kind(evt.detail) === "tap") keep(evt.detail.requestConfig);
