@@ -18,8 +18,15 @@
 })();
 
 // A tap that could not be saved must never fail silently: say why, near the top of the screen.
+// A tap sent while the phone has no connection is kept on the phone instead (see below).
 (function () {
   "use strict";
+  const TAP = /\/t\/[^/]+\/s\/\d+\/(entries|undo)$/;      // every game's entry forms and Undo
+  const PREVIEW = /\/t\/[^/]+\/s\/\d+\/preview$/;          // needs the server: never kept
+  const STORE = "companion-waiting-taps";
+  const RETRY_MS = 3000;
+  const GIVE_UP_MS = 15000;  // a tap unanswered for this long is kept and sent again (same key)
+
   function notice(text) {
     let box = document.getElementById("notice");
     if (!box) {
@@ -34,21 +41,259 @@
     clearTimeout(box._timer);
     box._timer = setTimeout(() => { box.hidden = true; }, 8000);
   }
-  function reasonFrom(xhr) {
+  function reasonFrom(text) {
     try {
-      const doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      const doc = new DOMParser().parseFromString(text || "", "text/html");
       const said = doc.querySelector(".error");
       if (said && said.textContent.trim()) return said.textContent.trim();
     } catch (e) { /* not HTML: fall through */ }
     return null;
   }
+  function pathOf(url) { return new URL(url, location.href).pathname; }
+  function kind(detail) {
+    const cfg = detail.requestConfig;
+    if (detail.elt && detail.elt.id === "poller") return "poll";
+    if (!cfg || cfg.verb !== "post") return "other";
+    const path = pathOf(cfg.path);
+    return TAP.test(path) ? "tap" : PREVIEW.test(path) ? "preview" : "other";
+  }
+
+  // ---- the waiting taps, in order, in localStorage (a reload or a closed tab keeps them) ----
+  // {taps: [{id, url, body, csrf}], held: bool, refused: reason or null}. `held`: the rules refused
+  // a tap, so the ones after it wait until the player says to send or drop them.
+  let memory = null;  // when localStorage is refused (a private window, full): kept for this page only
+  function load() {
+    if (memory) return memory;
+    try {
+      const q = JSON.parse(localStorage.getItem(STORE) || "null");
+      if (q && Array.isArray(q.taps)) return q;
+    } catch (e) { /* unreadable: start afresh */ }
+    return {taps: [], held: false, refused: null};
+  }
+  function save(q) {
+    try {
+      localStorage.setItem(STORE, JSON.stringify(q));
+      memory = null;
+    } catch (e) {
+      memory = q;
+    }
+    show(q);
+  }
+  function randomKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(12));
+    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  }
+  function gameNo() {
+    // the poller's address names the game the page shows (g=): a tap sent after a rematch is refused
+    const poller = document.getElementById("poller");
+    return poller ? new URL(poller.getAttribute("hx-get"), location.href).searchParams.get("g") : null;
+  }
+  function keep(cfg) {
+    const q = load();
+    const body = new URLSearchParams(cfg.formData);
+    const game = gameNo();
+    if (game) body.set("game_no", game);
+    q.taps.push({id: randomKey(), url: pathOf(cfg.path), body: body.toString(),
+                 csrf: (cfg.headers && cfg.headers["X-CSRF-Token"]) || ""});
+    save(q);
+    // The sheet stays as it was, so its next tap needs a key of its own (the server applies a key once).
+    document.querySelectorAll('input[name="key"]').forEach((input) => { input.value = randomKey(); });
+    retryLater();
+  }
+
+  // ---- what the phone shows: a polite status line above the sheet ----
+  let previewOff = false;
+  function region() {
+    let box = document.getElementById("tap-queue");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "tap-queue";
+      box.className = "tap-queue";
+      box.setAttribute("role", "status");
+      box.dataset.testid = "tap-queue";
+      (document.querySelector("main") || document.body).prepend(box);
+    }
+    return box;
+  }
+  function line(text, testid, className) {
+    const p = document.createElement("p");
+    p.textContent = text;
+    p.dataset.testid = testid;
+    if (className) p.className = className;
+    return p;
+  }
+  function button(text, action) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary";
+    b.textContent = text;
+    b.dataset.tapQueue = action;
+    b.dataset.testid = "taps-" + action;
+    return b;
+  }
+  function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
+  function show(q) {
+    const box = document.getElementById("tap-queue");
+    if (!box && !q.taps.length && !q.refused) return;
+    const parts = [];
+    if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
+    if (q.held && q.taps.length) {
+      parts.push(line(taps(q.taps.length) + " after it " + (q.taps.length === 1 ? "is" : "are") +
+                      " held back.", "taps-held"), button("Send " + (q.taps.length === 1 ? "it" : "them"), "send"),
+                 button("Drop " + (q.taps.length === 1 ? "it" : "them"), "drop"));
+    } else if (q.taps.length) {
+      parts.push(line(taps(q.taps.length) + " waiting for the connection", "taps-waiting", "banner"));
+    } else if (q.refused) {
+      parts.push(button("OK", "dismiss"));
+    }
+    if (previewOff) {
+      parts.push(line("No connection: the preview is unavailable until it is back. Taps are kept.",
+                      "preview-offline", "small-print"));
+    }
+    (box || region()).replaceChildren(...parts);
+  }
+
+  // ---- sending them, oldest first, once the connection is back ----
+  let sending = false;
+  let timer = null;
+  function retryLater() {
+    clearTimeout(timer);
+    timer = setTimeout(flush, RETRY_MS);
+  }
+  async function post(tap) {
+    try {
+      const resp = await fetch(tap.url, {
+        method: "POST", body: tap.body, credentials: "same-origin", signal: AbortSignal.timeout(GIVE_UP_MS),
+        headers: {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                  "X-CSRF-Token": tap.csrf},
+      });
+      const text = await resp.text();
+      // Not an answer from the rules: try again later (the idempotency key makes that safe).
+      if (resp.status >= 500 || resp.status === 408 || resp.status === 429) return null;
+      return {status: resp.status, ok: resp.ok && !resp.redirected, text: text};
+    } catch (e) {
+      return null;  // no connection after all, or the answer was lost on the way
+    }
+  }
+  function drawAnswer(tap, answer) {
+    // Only the sheet the tap came from, and only the sheet fragment (200 or a rules refusal).
+    const sheetPath = tap.url.replace(/\/(entries|undo)$/, "");
+    if (!window.htmx || location.pathname !== sheetPath || !document.getElementById("sheet")) return;
+    if (answer.ok || answer.status === 422 || answer.status === 409) {
+      htmx.swap("#sheet", answer.text, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
+    }
+  }
+  function settle(tap, answer) {
+    const q = load();
+    q.taps = q.taps.filter((t) => t.id !== tap.id);
+    if (answer.ok) {
+      q.refused = null;
+    } else {
+      q.refused = reasonFrom(answer.text) || "the server answered " + answer.status + ".";
+      q.held = q.taps.length > 0;
+    }
+    save(q);
+    drawAnswer(tap, answer);
+  }
+  async function flush() {
+    if (sending) return;
+    sending = true;
+    try {
+      for (;;) {
+        const q = load();
+        if (!q.taps.length || q.held || !navigator.onLine) break;
+        const tap = q.taps[0];
+        const answer = await post(tap);
+        if (answer === null) break;
+        settle(tap, answer);
+      }
+    } finally {
+      sending = false;
+      const q = load();
+      if (q.taps.length && !q.held) retryLater();
+    }
+  }
+  document.addEventListener("click", (evt) => {
+    const b = evt.target.closest && evt.target.closest("[data-tap-queue]");
+    if (!b) return;
+    const q = load();
+    if (b.dataset.tapQueue === "drop") q.taps = [];
+    q.held = false;
+    q.refused = null;
+    save(q);
+    flush();
+  });
+
+  // ---- htmx: keep a tap instead of sending it, skip previews and polls while offline ----
+  let pollFailures = 0;
+  let nextPoll = 0;
+  document.addEventListener("htmx:beforeRequest", (evt) => {
+    const what = kind(evt.detail);
+    if (what === "poll" && (!navigator.onLine || Date.now() < nextPoll)) {
+      evt.preventDefault();  // no request a second while there is nobody to answer it
+    } else if (what === "tap" && (!navigator.onLine || load().taps.length)) {
+      evt.preventDefault();  // offline, or earlier taps still wait: keep it behind them
+      keep(evt.detail.requestConfig);
+      flush();
+    } else if (what === "preview" && !navigator.onLine) {
+      evt.preventDefault();
+      previewOff = true;
+      show(load());
+    }
+  });
+  document.addEventListener("htmx:configRequest", (evt) => {
+    const cfg = evt.detail;
+    if (kind({requestConfig: cfg, elt: cfg.elt}) !== "tap") return;
+    cfg.timeout = GIVE_UP_MS;
+    // a form drawn without an idempotency key gets one, so a kept copy of the tap is applied once
+    if (!cfg.formData.get("key")) cfg.formData.set("key", randomKey());
+  });
+  document.addEventListener("htmx:timeout", (evt) => {
+    if (kind(evt.detail) === "tap") keep(evt.detail.requestConfig);
+  });
+  document.addEventListener("htmx:afterRequest", (evt) => {
+    if (!evt.detail.successful) return;
+    const what = kind(evt.detail);
+    if (what === "poll") pollFailures = 0;
+    if (what === "preview" && previewOff) {
+      previewOff = false;
+      show(load());
+    }
+    const q = load();
+    if (what === "tap" && q.refused && !q.taps.length) {
+      q.refused = null;  // a later tap went through: the old refusal is history
+      save(q);
+    }
+  });
   document.addEventListener("htmx:responseError", (evt) => {
+    if (kind(evt.detail) === "poll") return;  // a poll retries by itself
     const xhr = evt.detail.xhr;
-    if (evt.detail.elt && evt.detail.elt.id === "poller") return;  // a poll retries by itself
-    notice("Not saved: " + (reasonFrom(xhr) || "the server answered " + xhr.status + ". Tap again."));
+    notice("Not saved: " + (reasonFrom(xhr.responseText) || "the server answered " + xhr.status + ". Tap again."));
   });
   document.addEventListener("htmx:sendError", (evt) => {
-    if (evt.detail.elt && evt.detail.elt.id === "poller") return;
-    notice("Not saved: no connection. Tap again when the phone is back online.");
+    const what = kind(evt.detail);
+    if (what === "poll") {
+      pollFailures += 1;
+      nextPoll = Date.now() + Math.min(10000, 1000 * 2 ** pollFailures);
+    } else if (what === "tap") {
+      keep(evt.detail.requestConfig);  // it may have arrived: the same key makes a resend harmless
+    } else if (what === "preview") {
+      previewOff = true;
+      show(load());
+    } else {
+      notice("Not saved: no connection. Tap again when the phone is back online.");
+    }
+  });
+  window.addEventListener("online", () => {
+    nextPoll = 0;
+    previewOff = false;
+    show(load());
+    flush();
+  });
+  window.addEventListener("offline", () => show(load()));
+  window.addEventListener("storage", (evt) => { if (evt.key === STORE) show(load()); });
+  document.addEventListener("DOMContentLoaded", () => {
+    show(load());
+    flush();
   });
 })();

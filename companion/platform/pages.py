@@ -253,6 +253,7 @@ def _record_from_form(seat, make_entry):
     """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST)."""
     table = g.table
     try:
+        _check_game_no(table)
         entry = make_entry(play_context(sheet_viewer(table, seat)))
         _, g.replay, _ = record(store(), table, seat, entry, request.form.get("key"), replay=g.replay,
                                 device=g.device)
@@ -264,6 +265,14 @@ def _record_from_form(seat, make_entry):
         poller = render_template("table/poller.html", poll_url=poll_url(table, g.replay), oob=True)
         return _render_sheet(seat, {}) + poller
     return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+
+
+def _check_game_no(table):
+    """A tap kept on a phone while it was offline names the game it was made in (static/app.js);
+    sent after a rematch began, it must not land in the new game."""
+    sent = request.form.get("game_no", "")
+    if sent and sent != str(table.current_game):
+        raise TableError(409, "This tap was made in an earlier game of this table, so it was not saved.")
 
 
 def _refused(seat, exc):

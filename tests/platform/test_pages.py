@@ -235,3 +235,20 @@ def test_host_starts_the_rematch_from_a_finished_sheet(client, app):
     assert resp.status_code == 303
     state = client.get(f"/api/tables/{code}").get_json()
     assert state["game_no"] == 2 and state["finished"] is False
+
+
+def test_a_tap_kept_offline_from_an_earlier_game_is_not_saved_in_the_rematch(client):
+    from tests.platform.test_api import play_whole_game
+    table = new_table(client)
+    code = table["code"]
+    client.set_cookie(f"host_{code}", table["host_token"])
+    csrf = join_seat(client, code, 0)
+    # a phone that kept taps offline names the game they were made in (static/app.js adds game_no)
+    kept = {**score_form(csrf, [3, 3, 3, 1, 2], "threes"), "game_no": "1"}
+    play_whole_game(client, table)
+    client.post(f"/t/{code}/rematch", data={"csrf_token": csrf})
+    resp = client.post(f"/t/{code}/s/0/entries", data=kept, headers=HTMX)
+    assert resp.status_code == 409 and "earlier game" in resp.get_data(as_text=True)
+    assert log(client, code) == []
+    resp = client.post(f"/t/{code}/s/0/entries", data={**kept, "game_no": "2"}, headers=HTMX)
+    assert resp.status_code == 200 and [e["category"] for e in log(client, code)] == ["threes"]

@@ -1,0 +1,171 @@
+"""Taps survive a dropped connection (issue 10, item 8): a phone without Wi-Fi keeps its taps in
+order on the device, says how many wait, sends them once the connection is back and shows why the
+rules refused any of them. Real servers, real Chromium in Playwright's offline mode."""
+from __future__ import annotations
+
+import json
+import urllib.request
+from urllib.parse import parse_qs
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser_fixtures import join_as, start_dicez_table
+
+pytestmark = pytest.mark.browser
+
+WAITING = '[data-testid="taps-waiting"]'
+
+
+def entries(base: str, code: str) -> list[dict]:
+    with urllib.request.urlopen(f"{base}/api/tables/{code}/entries") as resp:
+        return json.loads(resp.read())["entries"]
+
+
+def dicez_seat(phone, base: str, name: str = "Ann"):
+    """A one-seat DiceZ table; returns (the player's page on their sheet, the table code)."""
+    join = start_dicez_table(phone(), base, [name])
+    page = phone()
+    join_as(page, join, name)
+    expect(page.locator("h1.player")).to_contain_text(name)
+    return page, join.rstrip("/").split("/")[-1]
+
+
+def score_offline(page, dice, box) -> None:
+    """Tap the dice and a box while the phone has no connection (so no preview score is shown)."""
+    for i, value in enumerate(dice):
+        page.locator(f'[data-testid="die-{i}-{value}"] + span').click()
+    page.locator(f'[data-testid="score-{box}"]').click()
+
+
+def scored(base: str, code: str) -> list[tuple[str, list[int]]]:
+    return [(e["category"], e["dice"]) for e in entries(base, code) if e["kind"] == "score"]
+
+
+def test_dicez_taps_made_offline_wait_on_the_phone_and_reach_the_server_once_in_order(servers, phone):
+    base = servers[0]
+    ann, code = dicez_seat(phone, base)
+    sheet_url = ann.url
+    ann.context.set_offline(True)
+    score_offline(ann, [1, 1, 1, 2, 3], "ones")
+    expect(ann.locator(WAITING)).to_have_text("1 tap waiting for the connection")
+    # the preview needs the server: the phone says so instead of showing nothing
+    expect(ann.locator('[data-testid="preview-offline"]')).to_contain_text("preview is unavailable")
+    score_offline(ann, [2, 2, 5, 5, 5], "fives")
+    expect(ann.locator(WAITING)).to_have_text("2 taps waiting for the connection")
+    assert entries(base, code) == []  # nothing reached the server
+    # The phone is put away with its taps waiting; a reload offline cannot load the page, so the
+    # sheet is opened again once the connection is back: the taps kept on the device are sent then.
+    context = ann.context
+    ann.close()
+    context.set_offline(False)
+    assert entries(base, code) == []
+    again = context.new_page()
+    again.goto(sheet_url)
+    expect(again.locator('[data-testid="box-fives"]')).to_have_text("15")
+    expect(again.locator('[data-testid="box-ones"]')).to_have_text("3")
+    expect(again.locator(WAITING)).to_have_count(0)
+    expect(again.locator('[data-testid="my-total"]')).to_have_text("18")
+    assert scored(base, code) == [("ones", [1, 1, 1, 2, 3]), ("fives", [2, 2, 5, 5, 5])]
+
+
+def start_score_pad(host, base: str, names) -> str:
+    """An open-ended Score pad (any number of rounds); returns the join URL."""
+    host.goto(base + "/")
+    host.check('input[name="game"][value="score_pad"]')
+    for i, name in enumerate(names):
+        host.fill(f'input[name="player{i}"]', name)
+    host.click("text=Start the table")
+    return host.locator(".join-url").get_attribute("href")
+
+
+def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_returns(servers, phone):
+    base = servers[1]
+    join = start_score_pad(phone(), base, ["Cleo"])
+    code = join.rstrip("/").split("/")[-1]
+    cleo = phone()
+    join_as(cleo, join, "Cleo")
+    expect(cleo.locator("h1.player")).to_contain_text("Cleo")
+    cleo.context.set_offline(True)
+    for points in (12, -5):
+        cleo.locator('[data-testid="points"]').fill(str(points))
+        cleo.locator('[data-testid="enter-score"]').click()
+    expect(cleo.locator(WAITING)).to_have_text("2 taps waiting for the connection")
+    assert entries(base, code) == []
+    # while offline the live poller does not hammer the network: its ticks send no request
+    polls = []
+    cleo.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    cleo.evaluate("""() => { window.pollTicks = 0; document.addEventListener('htmx:beforeRequest',
+        e => { if (e.detail.elt.id === 'poller') window.pollTicks += 1; }); }""")
+    cleo.wait_for_function("window.pollTicks >= 3")
+    assert polls == []
+    cleo.context.set_offline(False)  # the page stays open: the `online` event sends them
+    expect(cleo.locator(WAITING)).to_have_count(0)
+    expect(cleo.locator('[data-testid="my-total"]')).to_have_text("7")
+    expect(cleo.locator('[data-testid="cell-2-0"]')).to_have_text("-5")
+    assert [e["points"] for e in entries(base, code)] == [12, -5]
+
+
+def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it(servers, phone):
+    base = servers[0]
+    ann, code = dicez_seat(phone, base)
+    ann.context.set_offline(True)
+    # the sheet does not show a tap while offline, so the same box gets tapped twice, twice
+    for dice, box in (([1, 1, 1, 2, 3], "ones"), ([1, 1, 4, 5, 6], "ones"), ([2, 2, 2, 3, 4], "twos"),
+                      ([2, 2, 5, 5, 6], "twos"), ([3, 3, 3, 3, 1], "threes")):
+        score_offline(ann, dice, box)
+    expect(ann.locator(WAITING)).to_have_text("5 taps waiting for the connection")
+    ann.context.set_offline(False)
+    # the first goes in; the second is refused and says why; the rest wait for the player to choose
+    expect(ann.locator('[data-testid="tap-refused"]')).to_have_text(
+        "Not saved when it was sent: Ones is already filled.")
+    expect(ann.locator('[data-testid="taps-held"]')).to_have_text("3 taps after it are held back.")
+    expect(ann.locator('[data-testid="box-ones"]')).to_have_text("3")
+    expect(ann.locator('[data-testid="error"]')).to_have_text("Ones is already filled.")  # on the sheet too
+    assert scored(base, code) == [("ones", [1, 1, 1, 2, 3])]
+    ann.locator('[data-testid="taps-send"]').click()  # send them: the next twos goes in, the second is refused
+    expect(ann.locator('[data-testid="tap-refused"]')).to_have_text(
+        "Not saved when it was sent: Twos is already filled.")
+    expect(ann.locator('[data-testid="taps-held"]')).to_have_text("1 tap after it is held back.")
+    ann.locator('[data-testid="taps-drop"]').click()  # drop the threes
+    expect(ann.locator('[data-testid="tap-queue"] p')).to_have_count(0)
+    expect(ann.locator('[data-testid="box-twos"]')).to_have_text("6")
+    assert scored(base, code) == [("ones", [1, 1, 1, 2, 3]), ("twos", [2, 2, 2, 3, 4])]
+    ann.reload()  # nothing is left on the phone to send
+    expect(ann.locator('[data-testid="my-total"]')).to_have_text("9")
+    expect(ann.locator('[data-testid="tap-queue"] p')).to_have_count(0)
+    assert len(scored(base, code)) == 2
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_and_counts_once(servers, phone):
+    base = servers[1]
+    ann, code = dicez_seat(phone, base)
+    delivered = []
+
+    def deliver_then_drop_the_answer(route):
+        if delivered:
+            route.continue_()
+            return
+        route.fetch()  # the server gets the tap and answers ...
+        delivered.append(route.request.post_data)
+        route.abort("connectionreset")  # ... but the answer never reaches the phone
+
+    posted = []
+
+    def sent_twice(request) -> bool:
+        if request.method == "POST" and request.url.endswith("/entries"):
+            posted.append(parse_qs(request.post_data))
+        return len(posted) == 2
+
+    ann.route("**/entries", deliver_then_drop_the_answer)
+    for i, value in enumerate([6, 6, 6, 6, 6]):
+        ann.locator(f'[data-testid="die-{i}-{value}"] + span').click()
+    expect(ann.locator('[data-testid="score-dicez"]')).to_have_text("50")
+    with ann.expect_request(sent_twice, timeout=20_000):  # the phone sends it again by itself
+        ann.locator('[data-testid="score-dicez"]').click()
+    expect(ann.locator(WAITING)).to_have_count(0)
+    assert len(delivered) == 1
+    assert posted[0]["key"] == posted[1]["key"] and posted[0]["category"] == posted[1]["category"] == ["dicez"]
+    assert scored(base, code) == [("dicez", [6, 6, 6, 6, 6])]  # once
+    expect(ann.locator('[data-testid="box-dicez"]')).to_have_text("50")
+    expect(ann.locator('[data-testid="my-total"]')).to_have_text("50")
