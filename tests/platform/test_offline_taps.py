@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as, start_dicez_table
+from tests.browser_fixtures import join_as, start_dicez_table, table_code
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def dicez_seat(phone, base: str, name: str = "Ann"):
     page = phone()
     join_as(page, join, name)
     expect(page.locator("h1.player")).to_contain_text(name)
-    return page, join.rstrip("/").split("/")[-1]
+    return page, table_code(join)
 
 
 def score_offline(page, dice, box) -> None:
@@ -82,7 +82,7 @@ def start_score_pad(host, base: str, names) -> str:
 def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_returns(servers, phone):
     base = servers[1]
     join = start_score_pad(phone(), base, ["Cleo"])
-    code = join.rstrip("/").split("/")[-1]
+    code = table_code(join)
     cleo = phone()
     join_as(cleo, join, "Cleo")
     expect(cleo.locator("h1.player")).to_contain_text("Cleo")
