@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.games.dice_and_slice.test_web import edition_data, edition_names, editor_form
-from tests.helpers import csrf_from, join_seat
+from tests.helpers import csrf_from, join_seat, start_table_page
 
 EDITIONS = "/dice-and-slice/editions"
 
@@ -171,10 +171,8 @@ def test_an_exported_edition_imports_exactly_and_plays(ann, ben, store):
     # the imported edition plays: a table started with it shows its faces and toppings
     home = ben.get("/").get_data(as_text=True)
     assert '<option value="Truffles (2)"' in home
-    resp = ben.post("/tables", data={"game": "dice_and_slice", "player0": "Ben", "csrf_token": csrf_from(home),
-                                     "dice_and_slice_edition": "Truffles (2)", "dice_and_slice_side": "A"})
-    assert resp.status_code == 303
-    code = resp.headers["Location"].split("/")[2]
+    code = start_table_page(ben, game="dice_and_slice", player0="Ben", dice_and_slice_edition="Truffles (2)",
+                            dice_and_slice_side="A")
     join_seat(ben, code, 0)
     sheet = ben.get(f"/t/{code}/s/0").get_data(as_text=True)
     assert 'aria-label="die A face 1: 4 dots"' in sheet and "<title>truffle</title>" in sheet
