@@ -3,14 +3,22 @@ by themselves once it is back: on a PostgreSQL server the test stops and starts,
 files that fill up or go missing."""
 from __future__ import annotations
 
+import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
+import urllib.error
+import urllib.request
 from html import unescape
 
 import pytest
+from playwright.sync_api import expect
 from sqlalchemy import event
 
 from companion import create_app
+from tests.browser_fixtures import ROOT, _free_port, _wait_for, join_as, start_dicez_table
 from tests.helpers import join_seat, log, new_table, post_entry
 from tests.private_postgres import private_postgres  # noqa: F401  (fixture)
 
@@ -146,3 +154,58 @@ def test_an_sqlite_file_whose_folder_is_gone_answers_503_and_writes_nowhere_unti
     assert htmx_tap(client, table["code"], 0, csrf, *ROUNDS[1]).status_code == 200
     assert [e["category"] for e in log(client, table["code"])] == ["ones", "twos"]
     store.dispose()
+
+
+@pytest.mark.browser
+def test_a_phone_on_a_real_server_is_told_its_tap_was_not_saved_and_the_next_tap_saves(
+        private_postgres, phone, tmp_path):
+    env = {**os.environ, "DATABASE_URL": private_postgres.url, "SECRET_KEY": "faults-test",
+           "PYTHONPATH": str(ROOT)}
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log_path = tmp_path / "server.log"
+    with open(log_path, "w") as out:
+        server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                                  cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+    server.log_path = log_path
+    try:
+        _wait_for(port, server)
+        host = phone()
+        join_url = start_dicez_table(host, base, ["Ann", "Ben"])
+        ann = phone()
+        join_as(ann, join_url, "Ann")
+        score(ann, [6, 6, 6, 1, 2], "sixes")
+        expect(ann.locator('[data-testid="box-sixes"]')).to_have_text("18")
+
+        choose(ann, [5, 5, 5, 5, 5])
+        expect(ann.locator('[data-testid="score-dicez"]')).to_have_text("50")  # the preview
+
+        private_postgres.stop("immediate")
+        ann.locator('[data-testid="score-dicez"]').click()
+        expect(ann.locator("#notice")).to_have_text(
+            "Not saved: The database cannot be reached right now, so your entry was not saved. Tap again in a moment.")
+        expect(ann.locator('[data-testid="box-dicez"]')).to_have_count(0)
+        code = join_url.rstrip("/").split("/")[-1]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/api/tables/{code}")
+        assert refused.value.code == 503
+
+        private_postgres.start()  # the same server process carries on
+        ann.locator('[data-testid="score-dicez"]').click()  # the dice are still chosen: tap again
+        expect(ann.locator('[data-testid="box-dicez"]')).to_have_text("50")
+        with urllib.request.urlopen(f"{base}/api/tables/{code}/entries") as resp:
+            saved = json.loads(resp.read())["entries"]
+        assert [e["category"] for e in saved] == ["sixes", "dicez"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def choose(page, dice):
+    for i, v in enumerate(dice):
+        page.locator(f'[data-testid="die-{i}-{v}"] + span').click()
+
+
+def score(page, dice, box):
+    choose(page, dice)
+    page.locator(f'[data-testid="score-{box}"]').click()
