@@ -83,9 +83,14 @@ def backup(command: str, path: str) -> int:
         print(f"{command}: {exc}", file=sys.stderr)
         return 1
     except OperationalError as exc:
-        print(f"{command}: the database cannot be reached: {str(exc.orig).strip().splitlines()[0]}", file=sys.stderr)
+        print(f"{command}: the database cannot be reached: {first_line(exc)}", file=sys.stderr)
         return 1
     return 0
+
+
+def first_line(exc) -> str:
+    said = str(getattr(exc, "orig", None) or exc).strip()
+    return said.splitlines()[0] if said else type(exc).__name__
 
 
 def main(argv=None) -> None:
@@ -93,11 +98,15 @@ def main(argv=None) -> None:
     if args.command:
         sys.exit(backup(args.command, args.file))
 
+    from sqlalchemy.exc import OperationalError
     from waitress import serve
 
     from . import create_app
 
-    app = create_app()
+    try:
+        app = create_app()
+    except OperationalError as exc:
+        sys.exit(f"The database cannot be reached, so the server did not start: {first_line(exc)}")
     host = lan_address() if args.host == "0.0.0.0" else args.host
     url = app.config.get("PUBLIC_URL") or f"http://{host}:{args.port}/"
     app.config["PUBLIC_URL"] = url

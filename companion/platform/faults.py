@@ -14,11 +14,18 @@ DATABASE_FAULTS = (OperationalError, InterfaceError, PoolTimeout)
 RETRY_AFTER_SECONDS = 5
 
 
+FULL = ("SQLITE_FULL", "53100")  # SQLite's and PostgreSQL's (SQLSTATE disk_full) codes
+BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED", "55P03")  # 55P03: lock_not_available
+
+
 def what_failed(exc: Exception) -> str:
-    said = str(exc).lower()
-    if "full" in said or "no space left" in said:
+    # the driver's own error, not str(exc): that also holds the statement and the players' text
+    orig = getattr(exc, "orig", None)
+    code = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
+    said = str(orig or exc).lower()
+    if code in FULL or "database or disk is full" in said or "no space left" in said:
         return "The database is full"
-    if "locked" in said or "busy" in said:
+    if code in BUSY or "database is locked" in said:
         return "The database is busy"
     return "The database cannot be reached"
 
@@ -28,8 +35,9 @@ def _writes() -> bool:
 
 
 def database_fault(exc: Exception):
+    said = str(getattr(exc, "orig", None) or exc).strip()
     current_app.logger.error("database fault on %s %s: %s", request.method, request.path,
-                             str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                             said.splitlines()[0] if said else type(exc).__name__)
     what = what_failed(exc)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):

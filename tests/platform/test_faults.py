@@ -209,3 +209,31 @@ def choose(page, dice):
 def score(page, dice, box):
     choose(page, dice)
     page.locator(f'[data-testid="score-{box}"]').click()
+
+
+def test_a_server_started_while_the_database_is_down_says_so_instead_of_a_traceback(tmp_path):
+    env = {**os.environ, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{_free_port()}/none",
+           "SECRET_KEY": "t", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(_free_port())],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith("The database cannot be reached, so the server did not start: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_database_another_process_holds_locked_is_called_busy(tmp_path):
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import OperationalError
+
+    from companion.platform.faults import what_failed
+
+    path = tmp_path / "held.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (name TEXT)")
+    holder.execute("BEGIN EXCLUSIVE")  # another process holds the file
+    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 0})
+    with pytest.raises(OperationalError) as locked, engine.connect() as conn:
+        conn.execute(text("SELECT * FROM t"))
+    assert what_failed(locked.value) == "The database is busy"
+    holder.execute("ROLLBACK")
+    engine.dispose()
