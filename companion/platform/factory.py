@@ -9,7 +9,7 @@ from flask import Flask, abort, jsonify, render_template, request
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
-from . import auth
+from . import auth, faults
 from .api import api
 from .context import load_table_context
 from .limits import install_limits
@@ -98,3 +98,4 @@ def register_web(app: Flask) -> None:
     app.before_request(load_table_context)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
     app.register_error_handler(HTTPException, http_error)
+    faults.register(app)
