@@ -4,10 +4,13 @@
 """
 from __future__ import annotations
 
-from flask import Flask
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # not imported here: `python -m companion` patches for gevent before Flask loads
+    from flask import Flask
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None = None) -> "Flask":
     from . import games  # noqa: F401  (registers every game before the app is built)
     from .platform.factory import create_app as build
 

@@ -5,6 +5,14 @@ database DATABASE_URL names (the server's), or restore a backup into it.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # First, before anything else is imported: gevent's cooperative sockets, threads and sleeps, so
+    # that one process holds thousands of open live streams (psycopg sees the patch and waits with
+    # select instead of its C loop). Only when run as the server: importing this module patches nothing.
+    from gevent import monkey
+
+    monkey.patch_all()
+
 import argparse
 import socket
 import sys
@@ -50,7 +58,6 @@ def parse(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m companion", description="Run the game companion server.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--threads", type=int, default=8)
     commands = parser.add_subparsers(dest="command", metavar="{export-all,import-all}",
                                      help="instead of serving: back up or restore the database")
     out = commands.add_parser("export-all", help="write every table and game to FILE (JSON)")
@@ -99,7 +106,6 @@ def main(argv=None) -> None:
         sys.exit(backup(args.command, args.file))
 
     from sqlalchemy.exc import OperationalError
-    from waitress import serve
 
     from . import create_app
 
@@ -114,7 +120,34 @@ def main(argv=None) -> None:
     print(f"Game companion is running. Open this on the host's phone or tablet:\n\n  {url}\n")
     print(terminal_qr(url))
     print(f"Storage: {app.config['DATABASE_URL']}\nStop with Ctrl+C.", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
+    serve(app, args.host, args.port)
+
+
+def raise_open_file_limit() -> None:
+    """Every open page holds a connection: lift this process's soft limit on open files (often
+    1,024) to the hard limit the system allows."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # e.g. macOS refuses RLIM_INFINITY: keep the soft limit
+
+
+def serve(app, host: str, port: int) -> None:
+    """gevent's WSGI server: one greenlet per connection, keep-alive, epoll/kqueue (no select() ceiling)."""
+    from gevent.pywsgi import WSGIServer
+
+    raise_open_file_limit()
+    server = WSGIServer((host, port), app, log=None)  # no access log: thousands of phones
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.stop(timeout=1)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,6 @@
   function pathOf(url) { return new URL(url, location.href).pathname; }
   function kind(detail) {
     const cfg = detail.requestConfig;
-    if (detail.elt && detail.elt.id === "poller") return "poll";
     if (!cfg || cfg.verb !== "post") return "other";
     const path = pathOf(cfg.path);
     return TAP.test(path) ? "tap" : PREVIEW.test(path) ? "preview" : "other";
@@ -84,9 +83,9 @@
     return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
   }
   function gameNo() {
-    // the poller's address names the game the page shows (g=): a tap sent after a rematch is refused
-    const poller = document.getElementById("poller");
-    return poller ? new URL(poller.getAttribute("hx-get"), location.href).searchParams.get("g") : null;
+    // the version the page shows starts with its game number: a tap sent after a rematch is refused
+    const seen = document.getElementById("live-seen");
+    return seen ? seen.dataset.version.split(".")[0] : null;
   }
   function keep(cfg) {
     const q = load();
@@ -224,14 +223,10 @@
     flush();
   });
 
-  // ---- htmx: keep a tap instead of sending it, skip previews and polls while offline ----
-  let pollFailures = 0;
-  let nextPoll = 0;
+  // ---- htmx: keep a tap instead of sending it, skip previews while offline ----
   document.addEventListener("htmx:beforeRequest", (evt) => {
     const what = kind(evt.detail);
-    if (what === "poll" && (!navigator.onLine || Date.now() < nextPoll)) {
-      evt.preventDefault();  // no request a second while there is nobody to answer it
-    } else if (what === "tap" && (!navigator.onLine || load().taps.length)) {
+    if (what === "tap" && (!navigator.onLine || load().taps.length)) {
       evt.preventDefault();  // offline, or earlier taps still wait: keep it behind them
       keep(evt.detail.requestConfig);
       flush();
@@ -254,7 +249,6 @@
   document.addEventListener("htmx:afterRequest", (evt) => {
     if (!evt.detail.successful) return;
     const what = kind(evt.detail);
-    if (what === "poll") pollFailures = 0;
     if (what === "preview" && previewOff) {
       previewOff = false;
       show(load());
@@ -266,16 +260,12 @@
     }
   });
   document.addEventListener("htmx:responseError", (evt) => {
-    if (kind(evt.detail) === "poll") return;  // a poll retries by itself
     const xhr = evt.detail.xhr;
     notice("Not saved: " + (reasonFrom(xhr.responseText) || "the server answered " + xhr.status + ". Tap again."));
   });
   document.addEventListener("htmx:sendError", (evt) => {
     const what = kind(evt.detail);
-    if (what === "poll") {
-      pollFailures += 1;
-      nextPoll = Date.now() + Math.min(10000, 1000 * 2 ** pollFailures);
-    } else if (what === "tap") {
+    if (what === "tap") {
       keep(evt.detail.requestConfig);  // it may have arrived: the same key makes a resend harmless
     } else if (what === "preview") {
       previewOff = true;
@@ -285,7 +275,6 @@
     }
   });
   window.addEventListener("online", () => {
-    nextPoll = 0;
     previewOff = false;
     show(load());
     flush();
@@ -295,5 +284,122 @@
   document.addEventListener("DOMContentLoaded", () => {
     show(load());
     flush();
+  });
+})();
+
+// Live updates. The page holds its table's stream (htmx's SSE extension on #live); each event names
+// the table's new version. This turns it into the `table-changed` event the fragments listen to, or a
+// reload when a rematch began. #live-seen holds the version the page shows: the answer to this phone's
+// own tap carries it, so its own entry does not come back as a refresh. While the stream is down
+// (a restart, a proxy that will not hold it, no EventSource) the page asks every 20 s instead.
+(function () {
+  "use strict";
+  const POLL_MS = 20000;
+  let source = null;
+  let pending = null;     // a version heard while this phone's own request was out
+  let sending = 0;
+  let pollTimer = null;
+
+  function live() { return document.getElementById("live"); }
+  function seen() {
+    const el = document.getElementById("live-seen");
+    return el ? el.dataset.version : null;
+  }
+  function game(version) { return version ? version.split(".")[0] : null; }
+  function state(name) {
+    const el = live();
+    if (el) el.dataset.live = name;
+  }
+  function remember(version) {
+    document.getElementById("live-seen").dataset.version = version;
+    // a stream opened afresh (not the browser's own reconnect, which sends Last-Event-ID) starts here
+    const el = live();
+    const url = new URL(el.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("v", version);
+    el.setAttribute("sse-connect", url.pathname + url.search);
+  }
+  function arrived(version, reload) {
+    if (!version || version === seen()) return;
+    if (sending > 0) {
+      pending = {version: version, reload: reload};
+      return;
+    }
+    if (reload || game(version) !== game(seen())) {
+      location.reload();
+      return;
+    }
+    remember(version);
+    htmx.trigger(document.body, "table-changed");
+  }
+  document.addEventListener("htmx:beforeSend", (evt) => {
+    if (evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") sending += 1;
+  });
+  document.addEventListener("htmx:afterRequest", (evt) => {
+    if (!evt.detail.requestConfig || evt.detail.requestConfig.verb !== "post") return;
+    sending = Math.max(0, sending - 1);
+    setTimeout(() => {  // after the answer's own version is in place
+      if (sending || !pending) return;
+      const p = pending;
+      pending = null;
+      arrived(p.version, p.reload);
+    }, 0);
+  });
+
+  // ---- the slow poll, only while the stream is down ----
+  async function poll() {
+    if (!navigator.onLine || !live()) return;
+    try {
+      const url = new URL(live().dataset.pollUrl, location.href);
+      url.searchParams.set("v", seen());
+      const resp = await fetch(url, {credentials: "same-origin", headers: {"HX-Request": "true"}});
+      if (resp.status !== 200) return;
+      arrived((await resp.text()).trim(), resp.headers.get("HX-Refresh") === "true");
+    } catch (e) { /* no answer: the next tick asks again */ }
+  }
+  function down() {
+    state(navigator.onLine ? "down" : "offline");
+    if (!pollTimer) pollTimer = setInterval(poll, POLL_MS);
+  }
+  function up() {
+    state("open");
+    clearInterval(pollTimer);
+    pollTimer = null;
+  }
+
+  function watch(es) {
+    source = es;
+    es.addEventListener("open", () => { if (source === es) up(); });
+    es.addEventListener("error", () => { if (source === es && es.readyState !== EventSource.OPEN) down(); });
+    es.addEventListener("table-changed", (e) => arrived(e.lastEventId || e.data, false));
+    es.addEventListener("refresh", (e) => arrived(e.lastEventId || e.data, true));
+  }
+  function reconnect() {
+    // a fresh element: the extension closes the old stream and opens one from the version last seen
+    const el = live();
+    if (!el || !window.EventSource) return;
+    const fresh = el.cloneNode(false);
+    el.replaceWith(fresh);
+    htmx.process(fresh);
+  }
+
+  if (window.htmx && window.EventSource) {
+    htmx.createEventSource = (url) => {
+      const es = new EventSource(url, {withCredentials: true});
+      watch(es);
+      return es;
+    };
+  } else if (live()) {
+    live().removeAttribute("sse-connect");  // no stream in this browser: poll
+    document.addEventListener("DOMContentLoaded", down);
+  }
+  window.addEventListener("offline", () => {
+    if (source) source.close();  // no reconnect attempts while there is nobody to answer them
+    source = null;
+    if (live()) down();
+  });
+  window.addEventListener("online", () => {
+    if (!live()) return;
+    if (window.EventSource) reconnect();
+    poll();  // whatever changed while the phone was offline, at once
   });
 })();

@@ -112,8 +112,8 @@ def join_as(page, join_url: str, name: str) -> None:
 
 
 SETTLED = """v => {
-  const poller = document.getElementById('poller');
-  return poller && poller.getAttribute('hx-get').includes('v=' + v + '&')
+  const seen = document.getElementById('live-seen');
+  return seen && seen.dataset.version.split('.')[1] === String(v)
     && !document.querySelector('.htmx-request');
 }"""
 

@@ -20,8 +20,8 @@ from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
 from .storage import CODE_ALPHABET, CODE_LENGTH, Document, Store, TableInfo
 
-# endpoints that answer from a cheaper query than a replay (a phone polls every second)
-LIGHT_ENDPOINTS = {"pages.poll"}
+# endpoints that answer from a cheaper query than a replay (every open page holds a stream)
+LIGHT_ENDPOINTS = {"pages.poll", "pages.live"}
 
 HANDOVER_MINUTES = 10  # long enough to find the other phone, short enough that a lost link goes stale
 

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from . import auth, faults
 from .api import api
 from .context import load_table_context
+from . import live
 from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
@@ -48,12 +49,14 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
+        REDIS_URL=os.environ.get("REDIS_URL"),  # also carries live updates between processes
     )
     if config:
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.extensions["store"] = Store(app.config["DATABASE_URL"])
+    app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
     register_web(app)
     return app
 

@@ -18,6 +18,7 @@ from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_nu
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
 from .contract import RuleError, Viewer
+from .live import Live, format_marker, parse_marker, stream
 from .play import TableError, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
@@ -260,10 +261,10 @@ def _record_from_form(seat, make_entry):
     except (RuleError, TableError) as exc:
         return _refused(seat, exc)
     if request.htmx:
-        # The poller learns the new version with the answer, so this phone's own entry does not
-        # come back as a "table changed" refresh racing the player's next taps.
-        poller = render_template("table/poller.html", poll_url=poll_url(table, g.replay), oob=True)
-        return _render_sheet(seat, {}) + poller
+        # The page learns the new version with the answer, so this phone's own entry does not
+        # come back as a "table changed" refresh racing the player's next taps (static/app.js).
+        seen = render_template("table/_live_seen.html", live_version=live_version(table, g.replay), oob=True)
+        return _render_sheet(seat, {}) + seen
     return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
 
 
@@ -310,7 +311,7 @@ def _page_vars(ctx: PlayContext) -> dict:
         "waiting_for": rep.game.waiting_for(rep.state),
         "finished": rep.finished,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
-        "poll_url": poll_url(ctx.table, rep),
+        **live_vars(ctx.table, rep),
         "is_host": g.host,
         # a fresh idempotency key per rendered form: a double tap or a resent request applies once
         "form_key": secrets.token_urlsafe(12),
@@ -318,9 +319,16 @@ def _page_vars(ctx: PlayContext) -> dict:
 
 
 # ---- the table view and live updates --------------------------------------
-def poll_url(table, rep) -> str:
-    taken = sum(1 for s in table.seats if s.claimed)
-    return url_for("pages.poll", code=table.code, g=table.current_game, v=rep.version, s=taken)
+def live_version(table, rep) -> str:
+    """The marker a page is drawn at, as the live stream and the poll name it."""
+    return format_marker((table.current_game, rep.version, sum(s.generation for s in table.seats)))
+
+
+def live_vars(table, rep) -> dict:
+    version = live_version(table, rep)
+    return {"live_version": version,
+            "live_url": url_for("pages.live", code=table.code, v=version),
+            "poll_url": url_for("pages.poll", code=table.code)}
 
 
 def _table_vars() -> dict:
@@ -340,21 +348,47 @@ def board_fragment(code):
     return render_template(variables["web"].table_template, **variables)
 
 
+def _seen_marker():
+    """The version a page says it shows (`v=`); None when it names none."""
+    text = request.args.get("v")
+    if text is None:
+        return None
+    seen = parse_marker(text)
+    if seen is None:
+        abort(400, "v must be the version the page shows (game.entry.seats, as in 1.12.4).")
+    return seen
+
+
+@pages.get("/t/<code>/live")
+def live(code):
+    """Server-sent events: one `table-changed` (or `refresh`, after a rematch) each time the table's
+    marker moves past the one the page has seen; its id is the marker, so a reconnect resumes."""
+    canonical = valid_code(code)
+    seen = parse_marker(request.headers.get("Last-Event-ID")) or _seen_marker()
+    hub: Live = current_app.extensions["live"]
+    channel = hub.open(canonical) if canonical else None
+    if channel is None:
+        abort(404)
+    resp = Response(stream(channel, seen, current_app.config.get("LIVE_HEARTBEAT_SECONDS", 25)),
+                    mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    resp.call_on_close(lambda: hub.close(canonical, channel))
+    return resp
+
+
 @pages.get("/t/<code>/poll")
 def poll(code):
-    """204 with no body while nothing changed; otherwise a new poller and a change event."""
+    """Where a stream cannot be held: 204 while nothing changed; otherwise the new version and a
+    change event (a reload after a rematch)."""
     canonical = valid_code(code)
     marker = store().poll_marker(canonical) if canonical else None
     if marker is None:
         abort(404)
-    game_no, version, taken = marker
-    seen_game = request.args.get("g", type=int)
-    seen = (seen_game, request.args.get("v", type=int), request.args.get("s", type=int))
+    seen = _seen_marker()
     if marker == seen:
         return "", 204
-    new_url = url_for("pages.poll", code=canonical, g=game_no, v=version, s=taken)
-    body = render_template("table/poller.html", poll_url=new_url)
-    if seen_game is not None and game_no != seen_game:
+    body = format_marker(marker)
+    if seen is not None and marker[0] != seen[0]:
         return htmx_response(body, refresh=True)  # a rematch began: load the new game's page
     return htmx_response(body, trigger="table-changed")
 

@@ -146,6 +146,7 @@ class Seat:
     name: str
     token: str
     claimed: bool
+    generation: int = 0  # changes of this seat's device: part of the marker live pages compare
 
 
 @dataclass(frozen=True)
@@ -315,6 +316,12 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(url)
         create_schema(self.engine)
+        # called with a table's code after a commit that changes its marker (live.py listens)
+        self.change_listeners: list = []
+
+    def _changed(self, code: str) -> None:
+        for listener in self.change_listeners:
+            listener(code)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -344,7 +351,8 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def table(self, code: str) -> TableInfo | None:
-        query = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed)
+        query = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
+                        seats_t.c.generation)
                  .join(seats_t, seats_t.c.table_code == tables_t.c.code)
                  .where(tables_t.c.code == code).order_by(seats_t.c.seat))
         with self.engine.connect() as conn:
@@ -352,7 +360,7 @@ class Store:
         if not rows:
             return None
         row = rows[0]
-        seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in rows)
+        seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"], r["generation"]) for r in rows)
         return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
                          row["pass_and_play"], row["current_game"], row["created_at"], seats,
                          row["join_secret"] or "", row["pin"] or "")
@@ -364,13 +372,17 @@ class Store:
             res = conn.execute(update(seats_t).where(
                 seats_t.c.table_code == code, seats_t.c.seat == seat, seats_t.c.claimed.is_(False)
             ).values(claimed=True, token=token, generation=seats_t.c.generation + 1))
-            return token if res.rowcount == 1 else None
+        if res.rowcount != 1:
+            return None
+        self._changed(code)
+        return token
 
     def release_seat(self, code: str, seat: int) -> None:
         """Free a seat a phone left, under a new token so the phone that left it cannot write for it."""
         with self.engine.begin() as conn:
             conn.execute(update(seats_t).where(seats_t.c.table_code == code, seats_t.c.seat == seat).values(
                 token=new_token(), claimed=False, generation=seats_t.c.generation + 1))
+        self._changed(code)
 
     # ---- moving a seat to another device --------------------------------------
     def create_handover(self, code: str, seat: int, minutes: int) -> tuple[str, datetime]:
@@ -405,6 +417,7 @@ class Store:
                     token_hash=fingerprint(old.token), table_code=code, seat=seat, retired_at=stamp))
             conn.execute(update(seats_t).where(seats_t.c.table_code == code, seats_t.c.seat == seat).values(
                 token=fresh, claimed=True, generation=seats_t.c.generation + 1))
+        self._changed(code)
         return seat, fresh
 
     def moved_seat(self, code: str, token: str) -> int | None:
@@ -451,7 +464,8 @@ class Store:
             except IntegrityError:
                 return nxt
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(current_game=nxt))
-            return nxt
+        self._changed(code)
+        return nxt
 
     def mark_finished(self, code: str, game_no: int, result: dict) -> None:
         with self.engine.begin() as conn:
@@ -476,6 +490,18 @@ class Store:
             row = conn.execute(select(tables_t.c.current_game, last_seq, taken)
                                .where(tables_t.c.code == code)).first()
         return (row[0], row[1], row[2]) if row else None
+
+    def markers(self, codes) -> dict[str, tuple[int, int, int]]:
+        """poll_marker of several tables in one query (what the live watcher compares)."""
+        last_seq = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+            entries_t.c.table_code == tables_t.c.code,
+            entries_t.c.game_no == tables_t.c.current_game).scalar_subquery()
+        taken = select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
+            seats_t.c.table_code == tables_t.c.code).scalar_subquery()
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.code, tables_t.c.current_game, last_seq, taken)
+                                .where(tables_t.c.code.in_(list(codes)))).all()
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def entries(self, code: str, game_no: int) -> list[Entry]:
         with self.engine.connect() as conn:
@@ -514,6 +540,7 @@ class Store:
                 time.sleep(0.01)
                 raise Conflict(str(exc)) from None
             raise
+        self._changed(code)
         return Entry(expected_seq, seat, kind, payload, key, stamp, device)
 
 
