@@ -45,6 +45,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pages.table_view", "GET"): ALL_PAGE,
     ("pages.board_fragment", "GET"): ALL_PAGE,
     ("pages.poll", "GET"): ALL_PAGE,
+    ("pages.live", "GET"): ALL_PAGE,  # like the poll: tells only that the table changed
     ("pages.table_history", "GET"): ALL_PAGE,
     ("pages.export_json", "GET"): ALL_PAGE,
     ("pages.export_csv", "GET"): ALL_PAGE,

@@ -102,17 +102,17 @@ def test_state_changing_requests_need_the_csrf_token(client):
 def test_poll_is_empty_until_something_changes(client):
     table = new_table(client)
     code = table["code"]
-    assert client.get(f"/t/{code}/poll?g=1&v=0&s=0").status_code == 204
-    assert client.get(f"/t/{code}/poll?g=1&v=0&s=0").get_data() == b""
+    assert client.get(f"/t/{code}/poll?v=1.0.0").status_code == 204
+    assert client.get(f"/t/{code}/poll?v=1.0.0").get_data() == b""
     post_entry(client, table, 1, kind="score", dice=[2, 2, 2, 2, 2], category="dicez")
-    resp = client.get(f"/t/{code}/poll?g=1&v=0&s=0")
+    resp = client.get(f"/t/{code}/poll?v=1.0.0")
     assert resp.status_code == 200 and resp.headers["HX-Trigger"] == "table-changed"
-    assert "v=1" in resp.get_data(as_text=True)
-    assert client.get(f"/t/{code}/poll?g=1&v=1&s=0").status_code == 204
+    assert resp.get_data(as_text=True) == "1.1.0"
+    assert client.get(f"/t/{code}/poll?v=1.1.0").status_code == 204
     # a player taking a seat is news too (the host screen shows who has joined)
     join_seat(client, code, 0)
-    assert client.get(f"/t/{code}/poll?g=1&v=1&s=0").status_code == 200
-    assert client.get(f"/t/{code}/poll?g=1&v=1&s=1").status_code == 204
+    assert client.get(f"/t/{code}/poll?v=1.1.0").status_code == 200
+    assert client.get(f"/t/{code}/poll?v=1.1.1").status_code == 204
 
 
 def test_a_rematch_reloads_every_page(client):
@@ -120,7 +120,7 @@ def test_a_rematch_reloads_every_page(client):
     from tests.platform.test_api import play_whole_game
     play_whole_game(client, table)
     client.post(f"/api/tables/{table['code']}/rematch", headers={"Authorization": f"Bearer {table['host_token']}"})
-    resp = client.get(f"/t/{table['code']}/poll?g=1&v=26&s=0")
+    resp = client.get(f"/t/{table['code']}/poll?v=1.26.0")
     assert resp.headers.get("HX-Refresh") == "true"
 
 

@@ -194,7 +194,7 @@ def test_a_handover_link_moves_the_seat_once_and_tells_the_old_phone(client, app
     code = start_table_page(client, player0="Ann", player1="Ben")
     old_phone = app.test_client()
     join_seat(old_phone, code, 0)
-    marker = old_phone.get(f"/t/{code}/poll?g=1&v=0&s=1")
+    marker = old_phone.get(f"/t/{code}/poll?v=1.0.1")
     assert marker.status_code == 204  # nothing new for the old phone yet
     link = _handover_link(client, code, 0)
     new_phone = app.test_client()
@@ -206,7 +206,7 @@ def test_a_handover_link_moves_the_seat_once_and_tells_the_old_phone(client, app
     resp = new_phone.post(link, data={"csrf_token": csrf_from(ask.get_data(as_text=True))})
     assert resp.status_code == 303 and new_phone.get(f"/t/{code}/s/0").status_code == 200
     # the old phone learns it with its next poll, and its own screen says what happened
-    assert old_phone.get(f"/t/{code}/poll?g=1&v=0&s=1").status_code == 200
+    assert old_phone.get(f"/t/{code}/poll?v=1.0.1").status_code == 200
     refresh = old_phone.get(f"/t/{code}/s/0/sheet", headers=HTMX)
     assert refresh.headers["HX-Redirect"].endswith(f"/t/{code}/s/0")
     moved = old_phone.get(f"/t/{code}/s/0")

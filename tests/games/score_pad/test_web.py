@@ -148,13 +148,13 @@ def test_a_typographic_minus_and_a_plus_sign_read_as_numbers(client, app):  # SP
     assert [e["points"] for e in log(client, table["code"])] == [-7, 4]
 
 
-def test_an_htmx_entry_answers_the_new_sheet_and_the_poller(client, app):  # SP-4
+def test_an_htmx_entry_answers_the_new_sheet_and_the_version_it_shows(client, app):  # SP-4
     table, (ann, _ben) = pad_table(client, app)
     resp = enter(ann, table["code"], 0, "8", htmx=True)
     assert resp.status_code == 200
     body = html(resp)
     assert body.lstrip().startswith('<section id="sheet"')
-    assert 'data-testid="my-total">8<' in body and 'id="poller"' in body and 'hx-swap-oob="true"' in body
+    assert 'data-testid="my-total">8<' in body and '<div id="live-seen" data-version="1.1.2" hidden hx-swap-oob="true">' in body
     assert "<html" not in body
 
 

@@ -1,0 +1,24 @@
+"""Several server processes on one machine: gunicorn with gevent workers.
+
+    .venv/bin/gunicorn -c gunicorn.conf.py "companion:create_app()"
+
+Every worker is one process like `python -m companion` (gevent: thousands of open live streams
+each); the workers share the database, and the live updates between them go through PostgreSQL
+LISTEN/NOTIFY, Redis (REDIS_URL) or, on SQLite, the file's version (companion/platform/live.py).
+Set BIND (default 0.0.0.0:8000) and WEB_CONCURRENCY (default: one worker per core).
+"""
+import os
+
+bind = os.environ.get("BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
+worker_class = "gevent"
+worker_connections = 10000  # open connections per worker (an idle phone holds one)
+keepalive = 75              # seconds an idle keep-alive connection between requests stays open
+graceful_timeout = 5        # live streams never end by themselves: do not wait for them on a restart
+accesslog = None
+
+
+def on_starting(server):
+    from companion.__main__ import raise_open_file_limit
+
+    raise_open_file_limit()  # inherited by the workers

@@ -1,0 +1,185 @@
+"""Live updates by server-sent events: what a page's stream says, and that a change made on one
+server process reaches a stream held on another, for each way processes hear of changes."""
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import urllib.request
+
+import pytest
+
+from tests.browser_fixtures import ROOT, _free_port, _wait_for
+from tests.helpers import bearer, join_seat, new_table, post_entry
+
+
+def events(resp):
+    """The stream's messages as dicts (id, event, data; a heartbeat is {"comment": ...})."""
+    buffer = b""
+    for chunk in resp.response if hasattr(resp, "response") else iter(lambda: resp.readline(), b""):
+        buffer += chunk
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            message = {}
+            for line in filter(None, block.decode().splitlines()):
+                field, _, value = line.partition(":")
+                message[field or "comment"] = value.strip()
+            yield message
+
+
+def first_event(resp):
+    return next(m for m in events(resp) if "event" in m)
+
+
+def test_a_stale_page_is_told_at_once_with_the_version_as_the_event_id(client):
+    table = new_table(client)
+    post_entry(client, table, 0, kind="score", dice=[2, 2, 2, 2, 2], category="twos")
+    resp = client.get(f"/t/{table['code']}/live?v=1.0.0", buffered=False)
+    assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+    assert resp.headers["Cache-Control"] == "no-cache"
+    messages = events(resp)
+    assert 1000 <= int(next(messages)["retry"]) <= 3000
+    assert next(messages) == {"id": "1.1.0", "event": "table-changed", "data": "1.1.0"}
+    resp.close()
+
+
+def test_a_reconnect_resumes_from_the_last_event_id_it_was_given(client):
+    table = new_table(client)
+    post_entry(client, table, 0, kind="score", dice=[2, 2, 2, 2, 2], category="twos")
+    # the browser's own reconnect sends Last-Event-ID, newer than the address it first opened
+    resp = client.get(f"/t/{table['code']}/live?v=1.0.0", headers={"Last-Event-ID": "1.1.0"}, buffered=False)
+    waiter = _next_event_in_thread(resp)
+    post_entry(client, table, 1, kind="score", dice=[3, 3, 3, 3, 3], category="threes")
+    assert waiter.get(timeout=10)["id"] == "1.2.0"  # not 1.1.0 again
+    resp.close()
+
+
+def _next_event_in_thread(resp) -> queue.Queue:
+    got: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: got.put(first_event(resp)), daemon=True).start()
+    return got
+
+
+def test_an_entry_wakes_a_stream_held_open_in_the_same_process(client):
+    table = new_table(client)
+    resp = client.get(f"/t/{table['code']}/live?v=1.0.0", buffered=False)
+    waiter = _next_event_in_thread(resp)
+    assert waiter.empty()
+    post_entry(client, table, 0, kind="score", dice=[4, 4, 4, 1, 2], category="fours")
+    assert waiter.get(timeout=10) == {"id": "1.1.0", "event": "table-changed", "data": "1.1.0"}
+    resp.close()
+
+
+def test_a_seat_taken_is_news_and_a_rematch_asks_for_a_reload(client):
+    from tests.platform.test_api import play_whole_game
+
+    table = new_table(client)
+    resp = client.get(f"/t/{table['code']}/live?v=1.0.0", buffered=False)
+    waiter = _next_event_in_thread(resp)
+    play_whole_game(client, table)
+    assert waiter.get(timeout=10)["event"] == "table-changed"
+    resp.close()
+    client.post(f"/api/tables/{table['code']}/rematch", headers=bearer(table["host_token"]))
+    resp = client.get(f"/t/{table['code']}/live?v=1.26.0", buffered=False)
+    assert first_event(resp) == {"id": "2.0.0", "event": "refresh", "data": "2.0.0"}
+    resp.close()
+    fresh = new_table(client)
+    resp = client.get(f"/t/{fresh['code']}/live?v=1.0.0", buffered=False)
+    waiter = _next_event_in_thread(resp)
+    join_seat(client, fresh["code"], 0)
+    assert waiter.get(timeout=10)["id"] == "1.0.1"
+    resp.close()
+
+
+def test_a_page_names_the_version_it_shows_and_its_stream(client):
+    table = new_table(client)
+    post_entry(client, table, 0, kind="score", dice=[2, 2, 2, 2, 2], category="twos")
+    page = client.get(f"/t/{table['code']}/view").get_data(as_text=True)
+    assert f'sse-connect="/t/{table["code"]}/live?v=1.1.0"' in page
+    assert '<div id="live-seen" data-version="1.1.0" hidden>' in page
+    assert "htmx-ext-sse-2.2.4.min.js" in page
+
+
+@pytest.mark.parametrize("query", ["v=1.2", "v=a.b.c", "v=1.2.3.4", "v=-1.0.0", "v=" + "9" * 13 + ".0.0"])
+def test_a_version_that_is_not_one_is_refused_with_a_reason(client, query):
+    table = new_table(client)
+    for endpoint in ("live", "poll"):
+        resp = client.get(f"/t/{table['code']}/{endpoint}?{query}")
+        assert resp.status_code == 400
+        assert "v must be the version the page shows" in resp.get_data(as_text=True)
+
+
+def test_a_stream_for_no_table_is_404(client):
+    assert client.get("/t/ZZZZZZ/live?v=1.0.0").status_code == 404
+    assert client.get("/t/not-a-code/live").status_code == 404
+
+
+def test_a_quiet_stream_sends_heartbeat_comments(app):
+    app.config["LIVE_HEARTBEAT_SECONDS"] = 0.05
+    client = app.test_client()
+    table = new_table(client)
+    resp = client.get(f"/t/{table['code']}/live?v=1.0.0", buffered=False)
+    messages = events(resp)
+    next(messages)  # retry
+    assert next(messages) == {"comment": ""}
+    resp.close()
+
+
+# ---- two real server processes on one database ------------------------------------------
+def _serve(env, tmp_path, name):
+    port = _free_port()
+    log = open(tmp_path / f"{name}.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log_path = log.name
+    _wait_for(port, proc)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _api(base, path, body=None, token=None):
+    import json
+
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json", **(bearer(token) if token else {})})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def _entry_on_a_reaches_a_stream_on_b(env, tmp_path):
+    env = {**env, "SECRET_KEY": "live-test", "PYTHONPATH": str(ROOT)}
+    a, base_a = _serve(env, tmp_path, "a")
+    b, base_b = _serve(env, tmp_path, "b")
+    try:
+        table = _api(base_a, "/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
+        # a stream held on B, its first byte read (so it is open before the entry is made)
+        stream = urllib.request.urlopen(f"{base_b}/t/{table['code']}/live?v=1.0.0", timeout=10)
+        assert stream.readline().startswith(b"retry: ")
+        _api(base_a, f"/api/tables/{table['code']}/entries",
+             {"kind": "score", "dice": [6, 6, 6, 6, 6], "category": "dicez"}, table["seats"][0]["token"])
+        message = first_event(stream)  # waits at most the socket timeout (10 s)
+        assert message == {"id": "1.1.0", "event": "table-changed", "data": "1.1.0"}
+        # B's listener waits cooperatively (gevent; psycopg waits with select): B still answers
+        assert _api(base_b, f"/api/tables/{table['code']}")["version"] == 1
+        stream.close()
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def _without_redis():
+    return {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+
+
+def test_two_processes_on_one_database_share_live_updates(db_url, tmp_path):
+    """SQLite: the other process notices the file's new version; PostgreSQL: LISTEN/NOTIFY."""
+    _entry_on_a_reaches_a_stream_on_b({**_without_redis(), "DATABASE_URL": db_url}, tmp_path)
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_REDIS_URL"), reason="TEST_REDIS_URL is not set (.ci/run sets it)")
+def test_two_processes_share_live_updates_through_redis(tmp_path):
+    url = f"sqlite:///{tmp_path / 'companion.sqlite'}"
+    env = {**_without_redis(), "DATABASE_URL": url, "REDIS_URL": os.environ["TEST_REDIS_URL"]}
+    _entry_on_a_reaches_a_stream_on_b(env, tmp_path)
