@@ -24,7 +24,6 @@ import os
 import random
 import sqlite3
 import threading
-import time
 from typing import Callable
 
 log = logging.getLogger(__name__)
@@ -65,6 +64,7 @@ class Live:
         self.channels: dict[str, Channel] = {}
         self.lock = threading.Lock()
         self.started = False
+        self.closed = threading.Event()  # the app's store was disposed: the bus's thread ends
 
     # ---- streams -------------------------------------------------------------
     def open(self, code: str) -> Channel | None:
@@ -196,8 +196,7 @@ class SqliteBus(Bus):
 
     def _watch(self, live: Live) -> None:
         conn, version = None, None
-        while True:
-            time.sleep(SQLITE_CHECK_SECONDS)
+        while not live.closed.wait(SQLITE_CHECK_SECONDS):
             if not live.watched():
                 continue
             try:
@@ -230,16 +229,17 @@ class PostgresBus(Bus):
     def _listen(self, live: Live) -> None:
         import psycopg
 
-        while True:
+        while not live.closed.is_set():
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as conn:
                     conn.execute(f'LISTEN "{self.channel}"')
                     live.refresh_all()  # whatever changed while nobody listened
-                    for notice in conn.notifies():
-                        live.heard(*notice.payload.split(" ", 1))
+                    while not live.closed.is_set():
+                        for notice in conn.notifies(timeout=1.0):
+                            live.heard(*notice.payload.split(" ", 1))
             except Exception:
                 log.warning("live: the PostgreSQL listener lost its connection; reconnecting", exc_info=True)
-            time.sleep(RECONNECT_SECONDS)
+                live.closed.wait(RECONNECT_SECONDS)
 
 
 class RedisBus(Bus):
@@ -258,17 +258,18 @@ class RedisBus(Bus):
         _daemon(lambda: self._listen(live), "companion-live-redis")
 
     def _listen(self, live: Live) -> None:
-        while True:
+        while not live.closed.is_set():
             try:
-                pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.channel)
-                live.refresh_all()
-                for message in pubsub.listen():
-                    if message["type"] == "message":
-                        live.heard(*message["data"].decode().split(" ", 1))
+                with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    pubsub.subscribe(self.channel)
+                    live.refresh_all()  # whatever changed while nobody listened
+                    while not live.closed.is_set():
+                        message = pubsub.get_message(timeout=1.0)
+                        if message and message["type"] == "message":
+                            live.heard(*message["data"].decode().split(" ", 1))
             except Exception:
                 log.warning("live: the Redis subscription was lost; subscribing again", exc_info=True)
-            time.sleep(RECONNECT_SECONDS)
+                live.closed.wait(RECONNECT_SECONDS)
 
 
 class LocalBus(Bus):
@@ -299,4 +300,5 @@ def make_bus(engine, redis_url: str | None) -> Bus:
 def install(store, redis_url: str | None) -> Live:
     live = Live(store.markers, make_bus(store.engine, redis_url))
     store.change_listeners.append(live.changed)
+    store.dispose_listeners.append(live.closed.set)
     return live

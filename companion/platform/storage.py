@@ -318,12 +318,15 @@ class Store:
         create_schema(self.engine)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
+        self.dispose_listeners: list = []
 
     def _changed(self, code: str) -> None:
         for listener in self.change_listeners:
             listener(code)
 
     def dispose(self) -> None:
+        for listener in self.dispose_listeners:
+            listener()
         self.engine.dispose()
 
     # ---- tables and seats -------------------------------------------------
