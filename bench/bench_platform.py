@@ -57,7 +57,7 @@ def main() -> None:
     version = store.version(code, 1)
     for _ in range(500):
         t0 = time.perf_counter()
-        resp = host.get(f"/t/{code}/poll?g=1&v={version}&s=0")
+        resp = host.get(f"/t/{code}/poll?v=1.{version}.0")
         poll_times.append(time.perf_counter() - t0)
         assert resp.status_code == 204
 

@@ -290,14 +290,20 @@
 // Live updates. The page holds its table's stream (htmx's SSE extension on #live); each event names
 // the table's new version. This turns it into the `table-changed` event the fragments listen to, or a
 // reload when a rematch began. #live-seen holds the version the page shows: the answer to this phone's
-// own tap carries it, so its own entry does not come back as a refresh. While the stream is down
-// (a restart, a proxy that will not hold it, no EventSource) the page asks every 20 s instead.
+// own tap carries it, so its own entry does not come back as a refresh. A change heard while a request
+// is out waits for it to end: a burst of changes makes one refresh and one more after it, not a
+// refresh htmx would drop because the fragment's previous one is still in flight. While the stream is
+// down (a restart, a proxy that will not hold it, no EventSource) the page asks every 20 s instead.
 (function () {
   "use strict";
   const POLL_MS = 20000;
   let source = null;
-  let pending = null;     // a version heard while this phone's own request was out
-  let sending = 0;
+  // htmx settles swapped-in content 20 ms after the swap: until then a new fragment does not listen
+  // for `table-changed` yet, so a change heard in that moment would be lost. Keep clear of it.
+  const SETTLE_MS = 120;
+  let pending = null;          // a version heard while a request was out
+  const inFlight = new Map();  // this page's htmx requests (its own taps, its refreshes) -> when done
+  let quietFrom = 0;
   let pollTimer = null;
 
   function live() { return document.getElementById("live"); }
@@ -318,12 +324,21 @@
     url.searchParams.set("v", version);
     el.setAttribute("sse-connect", url.pathname + url.search);
   }
+  function newer(a, b) {  // versions only move forward (game, entry, seat changes)
+    const x = a.split(".").map(Number), y = (b || "0.0.0").split(".").map(Number);
+    for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i];
+    return false;
+  }
   function arrived(version, reload) {
-    if (!version || version === seen()) return;
-    if (sending > 0) {
-      pending = {version: version, reload: reload};
+    if (!version || !newer(version, seen())) return;
+    if (busy()) {
+      if (!pending || newer(version, pending.version)) {
+        pending = {version: version, reload: reload || Boolean(pending && pending.reload)};
+      }
+      later(SETTLE_MS);
       return;
     }
+    pending = null;
     if (reload || game(version) !== game(seen())) {
       location.reload();
       return;
@@ -331,18 +346,33 @@
     remember(version);
     htmx.trigger(document.body, "table-changed");
   }
-  document.addEventListener("htmx:beforeSend", (evt) => {
-    if (evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") sending += 1;
-  });
-  document.addEventListener("htmx:afterRequest", (evt) => {
-    if (!evt.detail.requestConfig || evt.detail.requestConfig.verb !== "post") return;
-    sending = Math.max(0, sending - 1);
-    setTimeout(() => {  // after the answer's own version is in place
-      if (sending || !pending) return;
+  function busy() {
+    // A request whose element was swapped away ends without an afterRequest reaching the document:
+    // forget it once it has been done for a moment.
+    const now = Date.now();
+    inFlight.forEach((done, xhr) => {
+      if (xhr.readyState !== 4) return;
+      if (!done) inFlight.set(xhr, now);
+      else if (now - done > SETTLE_MS) inFlight.delete(xhr);
+    });
+    return inFlight.size > 0 || now < quietFrom;
+  }
+  let waiting = null;
+  function later(ms) {
+    clearTimeout(waiting);
+    waiting = setTimeout(() => {  // after the answer (and the version it carries) is in place
+      if (!pending) return;
+      if (busy()) { later(SETTLE_MS); return; }
       const p = pending;
       pending = null;
       arrived(p.version, p.reload);
-    }, 0);
+    }, ms);
+  }
+  document.addEventListener("htmx:beforeSend", (evt) => { inFlight.set(evt.detail.xhr, 0); });
+  document.addEventListener("htmx:afterRequest", (evt) => {
+    inFlight.delete(evt.detail.xhr);
+    quietFrom = Date.now() + SETTLE_MS;
+    later(SETTLE_MS);
   });
 
   // ---- the slow poll, only while the stream is down ----
