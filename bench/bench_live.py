@@ -3,7 +3,9 @@
 Run: python bench/bench_live.py [--samples N]. Starts two real server processes on one SQLite file,
 drives three headless Chromium contexts (Debian's /usr/bin/chromium) and, for each sample, times from
 Ann's tap on a box to the moment Ben's phone (other process) and the table view show her new total.
-Phones poll every second, so the expected median is about half a second plus the request.
+Pages hold a live stream (server-sent events); across two processes on one SQLite file a change is
+noticed by the other process's half-second check of the file's version, so expect about a quarter
+of a second plus the fragment's request (PostgreSQL or Redis: at once).
 """
 from __future__ import annotations
 
