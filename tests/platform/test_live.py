@@ -183,3 +183,55 @@ def test_two_processes_share_live_updates_through_redis(tmp_path):
     url = f"sqlite:///{tmp_path / 'companion.sqlite'}"
     env = {**_without_redis(), "DATABASE_URL": url, "REDIS_URL": os.environ["TEST_REDIS_URL"]}
     _entry_on_a_reaches_a_stream_on_b(env, tmp_path)
+
+
+def test_one_process_holds_more_open_streams_than_select_could_and_wakes_them_all(tmp_path):
+    """1,100 idle streams on one server process started with the usual soft limit of 1,024 open files."""
+    import resource
+    import socket
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2400:
+        pytest.skip(f"this machine allows only {hard} open files per process")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard) if hard != resource.RLIM_INFINITY else 4096, hard))
+    env = {**_without_redis(), "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}",
+           "SECRET_KEY": "live-test", "PYTHONPATH": str(ROOT)}
+    port = _free_port()
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                              cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard)))
+    server.log_path = log.name
+    streams = []
+    try:
+        _wait_for(port, server)
+        base = f"http://127.0.0.1:{port}"
+        table = _api(base, "/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
+        request = f"GET /t/{table['code']}/live?v=1.0.0 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        for _ in range(1100):
+            s = socket.create_connection(("127.0.0.1", port), timeout=20)
+            s.sendall(request)
+            streams.append(s)
+        for s in streams:  # every one is open: its headers and retry line came
+            assert b"retry: " in _read_until(s, b"retry: ")
+        _api(base, f"/api/tables/{table['code']}/entries",
+             {"kind": "score", "dice": [6, 6, 6, 6, 6], "category": "dicez"}, table["seats"][0]["token"])
+        for s in streams:
+            assert b"id: 1.1.0" in _read_until(s, b"id: 1.1.0")
+        assert server.poll() is None
+    finally:
+        for s in streams:
+            s.close()
+        server.terminate()
+        server.wait(timeout=10)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _read_until(sock, marker: bytes) -> bytes:
+    got = b""
+    while marker not in got:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        got += chunk
+    return got
