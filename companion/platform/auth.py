@@ -5,6 +5,7 @@ import secrets
 
 from flask import abort, current_app, request, session
 
+from .hardening import secure_cookies
 from .storage import TableInfo
 
 COOKIE_AGE = 60 * 60 * 24 * 60  # a table's seats outlive a long game night
@@ -20,7 +21,7 @@ def host_cookie(code: str) -> str:
 
 def set_cookie(response, name: str, value: str) -> None:
     response.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
+                        secure=secure_cookies())
 
 
 def my_seat(table: TableInfo) -> int | None:
