@@ -60,6 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.update(config)
     # cookies (the CSRF session and the seat and host tokens) travel only over https then
     app.config["SESSION_COOKIE_SECURE"] = hardening.public_is_https(app.config.get("PUBLIC_URL"))
+    app.session_interface = hardening.SessionInterface()
     hardening.trust_proxy(app, app.config["TRUST_PROXY"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)

@@ -6,6 +6,7 @@ import math
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 # JavaScript (and so a phone's page) reads larger whole numbers inexactly; no game counts that far.
@@ -13,11 +14,14 @@ MAX_INT = 2**53 - 1
 MAX_DEPTH = 40  # JSON nesting: an entry or an edition is a few levels deep
 
 # Scripts only from our own files (no inline script, no on* attributes, no javascript: links),
-# never framed by another site. Styles also allow the style="" attributes the SVG boards use.
+# never framed by another site. Style sheets only from our files too; style="" attributes stay
+# allowed (the boards place and colour their pieces with them): browsers that know style-src-elem
+# take it for <style> and <link> elements, older ones fall back to style-src.
 CSP = "; ".join((
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
+    "style-src-elem 'self'",
     "img-src 'self' data:",
     "object-src 'none'",
     "base-uri 'none'",
@@ -112,6 +116,13 @@ def public_is_https(public_url: str | None) -> bool:
 def secure_cookies() -> bool:
     """Cookies only over https when the public address is https (or this request came in so)."""
     return current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session (the CSRF token), Secure by the same rule as our own cookies."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
 def add_security_headers(response):
