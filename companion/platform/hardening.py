@@ -3,6 +3,7 @@ before any route reads them, and every answer carries the browser's security hea
 from __future__ import annotations
 
 import math
+import re
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, request
@@ -12,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 # JavaScript (and so a phone's page) reads larger whole numbers inexactly; no game counts that far.
 MAX_INT = 2**53 - 1
 MAX_DEPTH = 40  # JSON nesting: an entry or an edition is a few levels deep
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Scripts only from our own files (no inline script, no on* attributes, no javascript: links),
 # never framed by another site. Style sheets only from our files too; style="" attributes stay
@@ -41,7 +43,7 @@ HEADERS = {
 def _text_problem(text: str) -> str | None:
     if "\x00" in text:
         return "Text in a request may not contain the NUL character."
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    if _SURROGATE.search(text):
         return ("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
                 "(half of a character).")
     return None
