@@ -91,7 +91,7 @@ def _viewer(table, rep: Replay) -> Viewer:
 
 @api.post("/tables")
 def create_table():
-    body = _body(fields=("game", "players", "options", "pass_and_play"))
+    body = _body(fields=("game", "players", "options", "pass_and_play", "seat_tokens"))
     game = body.get("game")
     if not isinstance(game, str):
         raise TableError(400, f'"game" must name a game, one of: {", ".join(GAMES)}.')

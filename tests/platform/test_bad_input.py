@@ -146,7 +146,7 @@ def test_the_api_refuses_fields_it_does_not_take_naming_them(client):
     resp = client.post("/api/tables", json={"game": "dicez", "players": ["Ann"], "colour": "red"})
     assert resp.status_code == 400
     assert resp.get_json()["error"] == ('This request has no field "colour" (it takes: "game", "players", '
-                                        '"options", "pass_and_play").')
+                                        '"options", "pass_and_play", "seat_tokens").')
     table = new_table(client, ["Ann", "Ben"], game="dice_and_slice")
     code, token = table["code"], bearer(table["seats"][0]["token"])
     resp = client.post(f"/api/tables/{code}/entries", json={"kind": "roll", "faces": {"A": 1, "B": 2}, "foo": 1},

@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games.dice_and_slice.rules.edition import default_edition_data
 from companion.platform.registry import GAMES
-from tests.helpers import bearer, csrf_from, join_seat, new_table
+from tests.helpers import bearer, csrf_from, join_seat, new_table, start_table_page
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_PER_ROUTE = int(os.environ.get("FUZZ_EXAMPLES", 16))
@@ -115,10 +115,7 @@ class World:
 
     def _seed_game(self, game_id, game):
         players = ["Ann", "Ben"] if game.max_players >= 2 else ["Ann"]
-        form = {"game": game_id, "csrf_token": self.csrf[self.host], **{f"player{i}": n for i, n in enumerate(players)}}
-        resp = self.host.post("/tables", data=form)
-        assert resp.status_code == 303, resp.get_data(as_text=True)
-        code = resp.headers["Location"].split("/")[2]
+        code = start_table_page(self.host, game=game_id, **{f"player{i}": n for i, n in enumerate(players)})
         join_seat(self.player, code, 0)
         self.browsers += [Who(self.host, code, game_id, len(players) - 1), Who(self.player, code, game_id, 0)]
         # every option spelled out (a Dice and Slice table carries its whole edition): more to garble
