@@ -16,6 +16,7 @@ from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
 from .storage import Store
+from .wire import install_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,3 +99,4 @@ def register_web(app: Flask) -> None:
     app.before_request(load_table_context)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
     app.register_error_handler(HTTPException, http_error)
+    install_wire(app)
