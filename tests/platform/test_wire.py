@@ -9,6 +9,7 @@ import brotli
 from flask import Response
 
 from companion import create_app
+from companion.platform.wire import minified
 from tests.helpers import join_seat, new_table, post_entry, start_table_page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -68,7 +69,8 @@ def test_static_files_have_versioned_urls_kept_for_a_year(client):
         assert re.search(r"\?v=[0-9a-f]{12}$", url), url
         resp = client.get(url, headers={"Accept-Encoding": "br"})
         assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-        assert brotli.decompress(resp.get_data()) == (STATIC / url[len("/static/"):].split("?")[0]).read_bytes()
+        name = url[len("/static/"):].split("?")[0]
+        assert brotli.decompress(resp.get_data()) == minified(name, (STATIC / name).read_bytes())
 
 
 def test_a_changed_file_gets_a_new_url_and_an_old_url_is_not_kept_long(client):
@@ -76,8 +78,15 @@ def test_a_changed_file_gets_a_new_url_and_an_old_url_is_not_kept_long(client):
     for stale in ("/static/app.js", "/static/app.js?v=000000000000"):
         resp = client.get(stale)
         assert resp.headers["Cache-Control"] == "public, max-age=300"
-        assert resp.get_data() == (STATIC / "app.js").read_bytes()
+        assert resp.get_data() == minified("app.js", (STATIC / "app.js").read_bytes())
     assert url != "/static/app.js?v=000000000000"
+
+
+def test_our_scripts_and_styles_go_out_minified_and_htmx_as_it_is(client):
+    for name in ("app.js", "app.css"):
+        sent = client.get(f"/static/{name}").get_data()
+        assert len(sent) * 10 < len((STATIC / name).read_bytes()) * 9 and b"\n  " not in sent
+    assert client.get("/static/htmx-2.0.11.min.js").get_data() == (STATIC / "htmx-2.0.11.min.js").read_bytes()
 
 
 def test_a_static_file_revalidates_with_304(client):
