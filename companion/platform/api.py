@@ -109,9 +109,10 @@ def create_table():
 def table_state(code):
     table, rep = g.table, g.replay
     viewer = _viewer(table, rep)
-    # the viewer is part of the tag: two viewers may be shown different things of one version
-    etag = f'"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
-    if request.if_none_match.contains(etag.strip('"')):
+    # the viewer is part of the tag: two viewers may be shown different things of one version.
+    # Weak: the same state gzipped or not is the same answer, and Flask-Compress keeps weak tags as they are.
+    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
+    if request.if_none_match.contains_weak(etag[3:-1]):
         return "", 304, {"ETag": etag}
     view = rep.game.view(rep.state, viewer)
     resp = jsonify(

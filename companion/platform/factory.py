@@ -16,6 +16,7 @@ from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
 from .storage import Store
+from .wire import install_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,3 +104,4 @@ def register_web(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     faults.register(app)
     app.after_request(hardening.add_security_headers)
+    install_wire(app)
