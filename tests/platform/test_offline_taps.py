@@ -97,7 +97,7 @@ def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_return
     cleo.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
     cleo.evaluate("""() => { window.pollTicks = 0; document.addEventListener('htmx:beforeRequest',
         e => { if (e.detail.elt.id === 'poller') window.pollTicks += 1; }); }""")
-    cleo.wait_for_function("window.pollTicks >= 3")
+    cleo.wait_for_function("() => window.pollTicks >= 3")
     assert polls == []
     cleo.context.set_offline(False)  # the page stays open: the `online` event sends them
     expect(cleo.locator(WAITING)).to_have_count(0)
