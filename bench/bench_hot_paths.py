@@ -38,6 +38,7 @@ from tests.contract.playout import playout  # noqa: E402
 # when `python -m companion` runs something else.
 SERVER_CMD = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {{port}}"
 HELLO_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'hello_wsgi.py'))} --port {{port}} --server {{server}}"
+PLAYERS = 5  # phones at a DiceZ table
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
          "full_house", "small_straight", "large_straight", "dicez", "chance"]
 
@@ -113,13 +114,13 @@ def median_ms(samples) -> float:
 
 
 # ---- what is measured ------------------------------------------------------------------------------
-def hello_times(port: int, samples: int) -> list[float]:
+def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
     c = Client(port)
-    c.request("GET", "/")
+    c.request("GET", path)
 
     def one():
-        status, _, t = c.request("GET", "/")
-        assert status == 200
+        status, _, t = c.request("GET", path)
+        assert status in (200, 204)
         return t
     return times(one, samples)
 
@@ -150,13 +151,13 @@ def html_entry_times(port: int, samples: int) -> list[float]:
     out: list[float] = []
     while len(out) < samples:
         c = Client(port)
-        table = dicez_table(c, 10, True)
+        table = dicez_table(c, PLAYERS, True)
         code = table["code"]
         c.cookies[f"host_{code}"] = table["host_token"]
         _, page, _ = c.request("GET", f"/t/{code}/s/0")
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         for box in BOXES:
-            for seat in range(10):
+            for seat in range(PLAYERS):
                 fields = {"d0": 2, "d1": 3, "d2": 4, "d3": 5, "d4": 6, "category": box, "csrf_token": csrf}
                 status, body, t = c.request("POST", f"/t/{code}/s/{seat}/entries", form(fields),
                                             {"HX-Request": "true"})
@@ -170,7 +171,7 @@ def api_entry_times(port: int, samples: int) -> list[float]:
     out: list[float] = []
     while len(out) < samples:
         c = Client(port)
-        table = dicez_table(c, 10, False)
+        table = dicez_table(c, PLAYERS, False)
         for box in BOXES:
             for seat in table["seats"]:
                 entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}
@@ -188,7 +189,7 @@ def add_finished_tables(db: Path, count: int) -> None:
     from companion.platform.storage import games_t, new_pin, new_token, tables_t
     engine = create_engine(f"sqlite:///{db}")
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    rng = random.Random(count)
+    rng = random.Random(count * 7919 + len(str(db)))
     tables, games = [], []
     for i in range(count):
         code = "".join(rng.choice("34679ACDEFGHJKMNPQRTUVWXY") for _ in range(6))
@@ -224,14 +225,24 @@ def dice_and_slice_view_times(port: int, samples: int) -> dict[str, list[float]]
     table = json.loads(body)
     code, tokens = table["code"], [s["token"] for s in table["seats"]]
     _, steps = playout(DICE_AND_SLICE, 6, random.Random(7))
-    marks = {"start": 6, "middle": len(steps) // 2, "end": len(steps)}
+    marks = {"start": 16, "middle": len(steps) // 2, "end (its last turn)": len(steps) - 1,
+             "end (finished: the final score shows too)": len(steps)}
     out: dict[str, list[float]] = {}
     done = 0
+
+    def write(step):
+        status, body, _ = c.request("POST", f"/api/tables/{code}/entries", step.entry,
+                                    {"Authorization": f"Bearer {tokens[step.seat]}"})
+        assert status == 201, (status, body)
+
     for label, upto in marks.items():
-        for step in steps[done:upto]:
-            status, body, _ = c.request("POST", f"/api/tables/{code}/entries", step.entry,
-                                        {"Authorization": f"Bearer {tokens[step.seat]}"})
-            assert status == 201, (status, body)
+        for step in steps[done:upto - 10]:
+            write(step)
+        after_change = []
+        for step in steps[max(done, upto - 10):upto]:  # the board as a table view fetches it after an entry
+            write(step)
+            after_change.append(c.request("GET", f"/t/{code}/board")[2])
+        out[f"board at {label}, first draw after an entry"] = after_change
         done = upto
         for page in ("view", "board"):
             c.request("GET", f"/t/{code}/{page}")
@@ -240,8 +251,35 @@ def dice_and_slice_view_times(port: int, samples: int) -> dict[str, list[float]]
                 status, _, t = c.request("GET", f"/t/{code}/{page}")
                 assert status == 200
                 return t
-            out[f"{page} at {label} (entry {upto} of {len(steps)})"] = times(one, samples)
+            out[f"{page} at {label} (entry {upto} of {len(steps)}), again"] = times(one, samples)
     return out
+
+
+def store_times(db: Path, samples: int) -> list[tuple[str, list[float]]]:
+    """In this process, no HTTP: the change check's query and the history query with and without
+    its index (dropped and made again here), on the database the server used."""
+    from sqlalchemy import text
+
+    from companion.platform.storage import Store
+    store = Store(f"sqlite:///{db}")
+    code = store.finished_games(limit=1)[0].table_code
+
+    def timed(fn):
+        fn()
+        out = []
+        for _ in range(samples):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        return out
+    rows = [("Store.poll_marker(code), in process", timed(lambda: store.poll_marker(code))),
+            ("Store.finished_games() at 10,000 finished tables, in process", timed(store.finished_games))]
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_games_finished_at"))
+    rows.append(("the same without the games.finished_at index", timed(store.finished_games)))
+    store.dispose()
+    Store(f"sqlite:///{db}").dispose()  # and the app start puts it back
+    return rows
 
 
 def main() -> None:
@@ -263,6 +301,7 @@ def main() -> None:
         time.sleep(0.5)
         rows: list[tuple[str, list[float]]] = []
         hello = hello_times(hello_port, args.samples)
+        hello_204 = hello_times(hello_port, args.samples, "/204")
         if not only or "poll" in only:
             rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
         if not only or "entry" in only:
@@ -271,19 +310,27 @@ def main() -> None:
         if not only or "history" in only:
             add_finished_tables(db, 10)
             rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
-            add_finished_tables(db, 9990)
+            add_finished_tables(db, 40)
+            rows.append(("/history, 50 finished tables (a full page: it lists the latest 50)",
+                         history_times(app_port, args.samples)))
+            add_finished_tables(db, 9950)
             rows.append(("/history, 10,000 finished tables", history_times(app_port, args.samples)))
+            rows += store_times(db, args.samples)
         if not only or "dice_and_slice" in only:
             rows += [(f"Dice and Slice {k}", v)
                      for k, v in dice_and_slice_view_times(app_port, max(20, args.samples // 10)).items()]
         hello += hello_times(hello_port, args.samples)  # before and after: the machine's load drifts
-        base = median_ms(hello)
+        hello_204 += hello_times(hello_port, args.samples, "/204")
+        base, base_204 = median_ms(hello), median_ms(hello_204)
         server = (tmp / "hello.log").read_text().split(" on ", 1)[-1].split(" at ")[0]
         print(f"server: {args.server_cmd}\nhello world: bench/hello_wsgi.py on {server}; SQLite at {db}")
         print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
         print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
+        print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
+              f"{base_204 / base:8.2f}")
         for name, samples in rows:
-            print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}")
+            print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
+                  + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else ""))
     finally:
         for p in procs:
             p.terminate()

@@ -15,6 +15,9 @@ MAIN = Path(__file__).resolve().parents[1] / "companion" / "__main__.py"
 
 
 def hello(environ, start_response):
+    if environ.get("PATH_INFO") == "/204":  # what an unchanged poll answers: nothing
+        start_response("204 No Content", [])
+        return [b""]
     body = b"Hello, world!"
     start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
     return [body]

@@ -130,7 +130,8 @@ ADDED_COLUMNS = (("tables", "join_secret"), ("tables", "pin"), ("seats", "genera
 # The statements every request runs, built once: SQLAlchemy then finds each one's compiled form in
 # its cache at once, instead of building the statement again and computing its cache key each time.
 _CODE, _GAME_NO = bindparam("code"), bindparam("game_no")
-TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed)
+TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
+                           seats_t.c.generation)
                     .join(seats_t, seats_t.c.table_code == tables_t.c.code)
                     .where(tables_t.c.code == _CODE).order_by(seats_t.c.seat))
 GAME = select(games_t).where(games_t.c.table_code == _CODE, games_t.c.game_no == _GAME_NO)
@@ -177,6 +178,7 @@ class Seat:
     name: str
     token: str
     claimed: bool
+    generation: int = 0  # changes of the seat's device (what the poll marker sums)
 
 
 @dataclass(frozen=True)
@@ -349,7 +351,7 @@ class Store:
         if not rows:
             return None
         row = rows[0]
-        seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"]) for r in rows)
+        seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"], r["generation"]) for r in rows)
         return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
                          row["pass_and_play"], row["current_game"], row["created_at"], seats,
                          row["join_secret"] or "", row["pin"] or "")
