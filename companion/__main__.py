@@ -1,8 +1,13 @@
-"""`python -m companion`: serve the app on the LAN and print the join address and QR code."""
+"""`python -m companion`: serve the app on the LAN and print the join address and QR code.
+
+`python -m companion export-all FILE` / `import-all FILE`: back up every table and game of the
+database DATABASE_URL names (the server's), or restore a backup into it.
+"""
 from __future__ import annotations
 
 import argparse
 import socket
+import sys
 
 from .platform.qr import terminal_qr
 
@@ -41,18 +46,67 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description="Run the game companion server.")
+def parse(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m companion", description="Run the game companion server.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--threads", type=int, default=8)
-    args = parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command", metavar="{export-all,import-all}",
+                                     help="instead of serving: back up or restore the database")
+    out = commands.add_parser("export-all", help="write every table and game to FILE (JSON)")
+    out.add_argument("file", metavar="FILE", help="where to write the backup ('-': standard output)")
+    into = commands.add_parser("import-all", help="add every table and game in FILE to the database")
+    into.add_argument("file", metavar="FILE", help="a backup made by export-all ('-': standard input)")
+    return parser.parse_args(argv)
 
+
+def backup(command: str, path: str) -> int:
+    """Run export-all or import-all; report to stderr (stdout may be the backup itself)."""
+    from sqlalchemy.exc import OperationalError
+
+    from . import create_app
+    from .platform import backup as bk
+
+    try:
+        store = create_app().extensions["store"]
+        if command == "export-all":
+            counts = bk.export_all(store.engine, path)
+            said = ", ".join(f"{name} {n}" for name, n in counts.items())
+            print(f"Exported to {path}: {said}.", file=sys.stderr)
+        else:
+            done = bk.import_all(store.engine, path)
+            said = ", ".join(f"{name} {added}" for name, (added, _) in done.items())
+            skipped = sum(s for _, s in done.values())
+            print(f"Imported from {path}: {said}"
+                  + (f" ({skipped} identical rows were there already)." if skipped else "."), file=sys.stderr)
+    except bk.BackupError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return 1
+    except OperationalError as exc:
+        print(f"{command}: the database cannot be reached: {first_line(exc)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def first_line(exc) -> str:
+    said = str(getattr(exc, "orig", None) or exc).strip()
+    return said.splitlines()[0] if said else type(exc).__name__
+
+
+def main(argv=None) -> None:
+    args = parse(argv)
+    if args.command:
+        sys.exit(backup(args.command, args.file))
+
+    from sqlalchemy.exc import OperationalError
     from waitress import serve
 
     from . import create_app
 
-    app = create_app()
+    try:
+        app = create_app()
+    except OperationalError as exc:
+        sys.exit(f"The database cannot be reached, so the server did not start: {first_line(exc)}")
     host = lan_address() if args.host == "0.0.0.0" else args.host
     url = app.config.get("PUBLIC_URL") or f"http://{host}:{args.port}/"
     app.config["PUBLIC_URL"] = url

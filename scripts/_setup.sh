@@ -5,9 +5,23 @@ apt_install() {
   [ -n "$apt_updated" ] || { as_root apt-get update -qq; apt_updated=1; }
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
+# .venv/installed lists "<sha256 of pyproject.toml> <what was installed>", one line per install
+# that succeeded with this pyproject.toml; a start with nothing new to install touches no index.
+venv_stamp=.venv/installed
+installed_already() {  # $1: the pyproject.toml hash, $2: what is asked for ('.' or '.[extras]')
+  [ -f "$venv_stamp" ] || return 1
+  grep -qxF "$1 $2" "$venv_stamp" && return 0
+  # every '.[extras]' install also installed '.'
+  [ "$2" = . ] && grep -q "^$1 " "$venv_stamp"
+}
 ensure_venv() {
   # Debian's python3 needs python3-venv before `python3 -m venv` can make an environment
-  python3 -c "import ensurepip" 2>/dev/null || apt_install python3-venv
+  [ -x .venv/bin/python ] || python3 -c "import ensurepip" 2>/dev/null || apt_install python3-venv
   [ -x .venv/bin/python ] || python3 -m venv .venv
+  local hash
+  hash="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+  installed_already "$hash" "$1" && return 0
   .venv/bin/pip install --quiet --disable-pip-version-check -e "$1"
+  { grep "^$hash " "$venv_stamp" 2>/dev/null || true; echo "$hash $1"; } > "$venv_stamp.tmp"
+  mv "$venv_stamp.tmp" "$venv_stamp"
 }

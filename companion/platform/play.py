@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import Game, RuleError, Viewer
+from .contract import Game, MalformedEntry, RuleError, Viewer
 from .registry import get_game
 from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
@@ -167,8 +167,10 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
                     key and store.entry_by_key(table.code, game_no, seat, key)):
                 continue
             raise
+        result = result_of(rep.game, new_state, table) if rep.game.finished(new_state) else None
         try:
-            saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key, device)
+            saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key,
+                                 device, finished=result)
         except Conflict:
             continue  # somebody wrote first: check again against the newer log
         if new_eff is None:
@@ -177,8 +179,6 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         after = Replay(rep.game, rep.info, saved.seq, rep.entries + (saved,), tuple(new_eff),
                        tuple(new_before), new_state)
         _cache.put((store.url, table.code, game_no, saved.seq), after)
-        if rep.game.finished(new_state):
-            store.mark_finished(table.code, game_no, result_of(after, table))
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
 
@@ -191,8 +191,19 @@ def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
         return _plan_undo(rep, table, seat)
     if entry["kind"] not in rep.game.entry_kinds:
         raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+    check_fields(rep.game, entry)
     payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
     return payload, rep.game.apply(rep.state, seat, entry), None, None
+
+
+def check_fields(game: Game, entry: dict) -> None:
+    """Refuse a field the game's entry of this kind does not have (a typo would be dropped silently)."""
+    kind = entry["kind"]
+    fields = game.entry_fields[kind]
+    extra = sorted((k for k in entry if k not in ("kind", "key", *fields)), key=str)
+    if extra:
+        has = ", ".join(f'"{f}"' for f in fields) or "no fields besides its kind"
+        raise MalformedEntry(f'A "{kind}" entry has no field "{extra[0]}" (it has: {has}).')
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):
@@ -212,10 +223,10 @@ def _plan_undo(rep: Replay, table: TableInfo, seat: int):
     return {"target": target.seq}, state, remaining, before
 
 
-def result_of(rep: Replay, table: TableInfo) -> dict:
+def result_of(game: Game, state, table: TableInfo) -> dict:
     return {
-        "totals": list(rep.game.totals(rep.state)),
-        "winners": list(rep.game.winners(rep.state)),
+        "totals": list(game.totals(state)),
+        "winners": list(game.winners(state)),
         "names": [s.name for s in table.seats],
     }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from sqlalchemy import (
     func, insert, inspect, select, update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.schema import CreateIndex
 
 # Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
@@ -251,8 +252,54 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
+        _watch_sqlite_file(engine)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def _watch_sqlite_file(engine: Engine) -> None:
+    """SQLite's pre-ping: an open connection keeps writing to its file even after the file or its
+    folder is gone (a disk unplugged, a folder moved), so writes would land where nobody reads
+    them. Before lending a connection, check its file is still the one at the path; if not,
+    reconnect, which fails (a 503) until the file is back."""
+    path = engine.url.database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+
+    def identity():
+        st = os.stat(path)
+        return st.st_dev, st.st_ino
+
+    @event.listens_for(engine, "connect")
+    def _remember(_dbapi_conn, record):
+        record.info["sqlite_file"] = identity()
+
+    @event.listens_for(engine, "checkout")
+    def _check(_dbapi_conn, record, _proxy):
+        try:
+            same = identity() == record.info.get("sqlite_file")
+        except OSError:
+            same = False
+        if not same:
+            raise DisconnectionError("the SQLite file moved or is gone")
+
+
+def create_schema(engine: Engine, attempts: int = 5) -> None:
+    """Create the tables that are missing and add the columns an older database lacks. Two
+    processes starting at once on a fresh database both see a table missing and both create it;
+    the loser's "already exists" (or "duplicate column") only means the other one was first, so
+    look again (each CREATE TABLE and ALTER TABLE is whole or not at all)."""
+    for attempt in range(attempts):
+        try:
+            metadata.create_all(engine)
+            upgrade_schema(engine)
+            return
+        except (OperationalError, ProgrammingError, IntegrityError) as exc:
+            text = str(exc).lower()
+            raced = "already exists" in text or "duplicate" in text
+            if not raced or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 def now() -> datetime:
@@ -315,8 +362,7 @@ class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
-        upgrade_schema(self.engine)
+        create_schema(self.engine)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -483,14 +529,21 @@ class Store:
         return _entry(row) if row else None
 
     def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,
-               payload: dict, key: str | None, device: str | None = None) -> Entry:
-        """Append an entry at expected_seq; raise Conflict if that number is taken."""
+               payload: dict, key: str | None, device: str | None = None,
+               finished: dict | None = None) -> Entry:
+        """Append an entry at expected_seq; raise Conflict if that number is taken. `device`: the
+        writer's fingerprint. `finished`: the result, when this entry ends the game (recorded in
+        the same transaction)."""
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
                    payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
         try:
             with self.engine.begin() as conn:
                 conn.execute(APPEND, row)
+                if finished is not None:
+                    conn.execute(update(games_t).where(
+                        games_t.c.table_code == code, games_t.c.game_no == game_no,
+                        games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished))
         except IntegrityError as exc:
             raise Conflict(str(exc)) from None
         except OperationalError as exc:  # SQLite: "database is locked" after the busy timeout

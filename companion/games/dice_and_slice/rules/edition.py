@@ -125,6 +125,29 @@ def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _texts(value):
+    """Every text in an edition (keys too), however deep."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(k)
+            yield from _texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v)
+
+
+def _check_unicode(data) -> None:
+    # a lone surrogate can be parsed from JSON but never sent back out as UTF-8: every page
+    # showing the edition would fail
+    for text in _texts(data):
+        if any("\ud800" <= c <= "\udfff" for c in text) or "\x00" in text:
+            shown = text.encode("utf-8", "backslashreplace").decode()[:40]
+            _fail(f'the text "{shown}" cannot be stored '
+                  "(it holds a lone surrogate or a NUL character)")
+
+
 def _check_keys(data) -> None:
     if not isinstance(data, dict):
         _fail("an edition must be a JSON object")
@@ -199,6 +222,7 @@ def _slice_points(sp) -> tuple[int, ...]:
 def load_edition(data) -> Edition:
     """Validate an edition (dict) and build it; RuleError names the first problem found."""
     _check_keys(data)
+    _check_unicode(data)
     _check_texts(data["label"], data["note"])
     dice = _dice(data["dice"])
     sides = _sides(data["sides"])

@@ -1,0 +1,57 @@
+"""When the database fails (unreachable, full, busy past its timeout): a 503 that says so.
+
+Every write is one transaction, so a request that fails here has saved nothing; the phone is told
+to tap again. The engine reconnects by itself (PostgreSQL's pre-ping, SQLite's file check in
+storage.py), so the next tap after the database is back is saved without restarting the server.
+Errors that are bugs rather than faults (an IntegrityError, a ProgrammingError) are not caught.
+"""
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from sqlalchemy.exc import InterfaceError, OperationalError, TimeoutError as PoolTimeout
+
+DATABASE_FAULTS = (OperationalError, InterfaceError, PoolTimeout)
+RETRY_AFTER_SECONDS = 5
+
+
+FULL = ("SQLITE_FULL", "53100")  # SQLite's and PostgreSQL's (SQLSTATE disk_full) codes
+BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED", "55P03")  # 55P03: lock_not_available
+
+
+def what_failed(exc: Exception) -> str:
+    # the driver's own error, not str(exc): that also holds the statement and the players' text
+    orig = getattr(exc, "orig", None)
+    code = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
+    said = str(orig or exc).lower()
+    if code in FULL or "database or disk is full" in said or "no space left" in said:
+        return "The database is full"
+    if code in BUSY or "database is locked" in said:
+        return "The database is busy"
+    return "The database cannot be reached"
+
+
+def _writes() -> bool:
+    return request.method not in ("GET", "HEAD", "OPTIONS")
+
+
+def database_fault(exc: Exception):
+    said = str(getattr(exc, "orig", None) or exc).strip()
+    current_app.logger.error("database fault on %s %s: %s", request.method, request.path,
+                             said.splitlines()[0] if said else type(exc).__name__)
+    what = what_failed(exc)
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if request.path.startswith("/api/"):
+        said = (f"{what} right now, so nothing was saved. Send it again in a moment." if _writes()
+                else f"{what} right now. Try again in a moment.")
+        return jsonify(error=said), 503, headers
+    if _writes():
+        return render_template("error.html", status=503, heading="Not saved",
+                               message=f"{what} right now, so your entry was not saved. Tap again in a moment."
+                               ), 503, headers
+    return render_template("error.html", status=503,
+                           message=f"{what} right now. Reload this page in a moment."), 503, headers
+
+
+def register(app: Flask) -> None:
+    for kind in DATABASE_FAULTS:
+        app.register_error_handler(kind, database_fault)
