@@ -325,7 +325,7 @@ def _page_vars(ctx: PlayContext) -> dict:
 
 # ---- the table view and live updates --------------------------------------
 def poll_url(table, rep) -> str:
-    taken = sum(1 for s in table.seats if s.claimed)
+    taken = sum(s.generation for s in table.seats)  # as Store.poll_marker counts them
     return url_for("pages.poll", code=table.code, g=table.current_game, v=rep.version, s=taken)
 
 

@@ -51,11 +51,16 @@ class Edition:
         return dict(self.sides[SIDE_NAMES.index(side)])
 
     def points_for(self, size: int) -> int:
-        return self.slice_points[size - 1] if 1 <= size <= MAX_SLICE else 0
+        return slice_points_for(self.slice_points, size)
 
     # lru_cache needs hashing; editions are compared by their canonical data
     def __hash__(self) -> int:
         return hash(json.dumps(self.data, sort_keys=True))
+
+
+def slice_points_for(slice_points: tuple[int, ...], size: int) -> int:
+    """What a slice of `size` squares scores under an edition's `slice_points`."""
+    return slice_points[size - 1] if 1 <= size <= MAX_SLICE else 0
 
 
 def _is_int(v) -> bool:
