@@ -27,15 +27,20 @@
   const RETRY_MS = 3000;
   const GIVE_UP_MS = 15000;  // a tap unanswered for this long is kept and sent again (same key)
 
-  function notice(text) {
-    let box = document.getElementById("notice");
+  // the element `id`, made (a `tag` with `className` and `role`, first in `parent`) if the page has none
+  function ensureBox(id, tag, className, role, parent) {
+    let box = document.getElementById(id);
     if (!box) {
-      box = document.createElement("p");
-      box.id = "notice";
-      box.className = "notice error";
-      box.setAttribute("role", "alert");
-      document.body.prepend(box);
+      box = document.createElement(tag);
+      box.id = id;
+      box.className = className;
+      box.setAttribute("role", role);
+      parent.prepend(box);
     }
+    return box;
+  }
+  function notice(text) {
+    const box = ensureBox("notice", "p", "notice error", "alert", document.body);
     box.textContent = text;
     box.hidden = false;
     clearTimeout(box._timer);
@@ -103,15 +108,8 @@
   // ---- what the phone shows: a polite status line above the sheet ----
   let previewOff = false;
   function region() {
-    let box = document.getElementById("tap-queue");
-    if (!box) {
-      box = document.createElement("div");
-      box.id = "tap-queue";
-      box.className = "tap-queue";
-      box.setAttribute("role", "status");
-      box.dataset.testid = "tap-queue";
-      (document.querySelector("main") || document.body).prepend(box);
-    }
+    const box = ensureBox("tap-queue", "div", "tap-queue", "status", document.querySelector("main") || document.body);
+    box.dataset.testid = "tap-queue";
     return box;
   }
   function line(text, testid, className) {

@@ -29,7 +29,8 @@ def _rule_error(exc: RuleError):
     return jsonify(error=exc.reason), 400 if isinstance(exc, MalformedEntry) else 422
 
 
-def _body(optional: bool = False) -> dict:
+def _body(optional: bool = False, fields: tuple[str, ...] | None = None) -> dict:
+    """The request's JSON object; with `fields`, any other top-level field is refused."""
     if optional and not request.get_data():
         return {}
     if b"\\u0000" in request.get_data():
@@ -40,6 +41,10 @@ def _body(optional: bool = False) -> dict:
         data = None
     if not isinstance(data, dict):
         raise TableError(400, "Send a JSON object with Content-Type: application/json.")
+    unknown = sorted(set(data) - set(fields)) if fields is not None else []
+    if unknown:
+        takes = ", ".join(f'"{f}"' for f in fields) or "no fields"
+        raise TableError(400, f'This request has no field "{unknown[0]}" (it takes: {takes}).')
     return data
 
 
@@ -86,7 +91,7 @@ def _viewer(table, rep: Replay) -> Viewer:
 
 @api.post("/tables")
 def create_table():
-    body = _body()
+    body = _body(fields=("game", "players", "options", "pass_and_play", "seat_tokens"))
     game = body.get("game")
     if not isinstance(game, str):
         raise TableError(400, f'"game" must name a game, one of: {", ".join(GAMES)}.')
@@ -104,9 +109,10 @@ def create_table():
 def table_state(code):
     table, rep = g.table, g.replay
     viewer = _viewer(table, rep)
-    # the viewer is part of the tag: two viewers may be shown different things of one version
-    etag = f'"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
-    if request.if_none_match.contains(etag.strip('"')):
+    # the viewer is part of the tag: two viewers may be shown different things of one version.
+    # Weak: the same state gzipped or not is the same answer, and Flask-Compress keeps weak tags as they are.
+    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
+    if request.if_none_match.contains_weak(etag[3:-1]):
         return "", 304, {"ETag": etag}
     view = rep.game.view(rep.state, viewer)
     resp = jsonify(
@@ -142,7 +148,7 @@ def add_entry(code):
 @api.post("/tables/<code>/undo")
 def undo(code):
     table = g.table
-    body = _body(optional=True)
+    body = _body(optional=True, fields=("key", "seat"))
     seat, by_host = _writer(table, body)
     if by_host:
         raise TableError(403, "Only a player (or the host at a pass-and-play table) can undo their entry.")
@@ -184,6 +190,7 @@ def handover(code, seat):
 @api.post("/tables/<code>/rematch")
 def rematch(code):
     table = g.table
+    _body(optional=True, fields=())
     _require_host(table, "start a rematch")
     if not g.replay.finished:
         raise TableError(409, "The game is still being played.")

@@ -11,6 +11,7 @@ import secrets
 
 from flask import abort, after_this_request, current_app, g, request, session
 
+from .hardening import secure_cookies
 from .storage import TableInfo, fingerprint
 
 COOKIE_AGE = 60 * 60 * 24 * 60  # a table's seats outlive a long game night
@@ -30,7 +31,7 @@ def invite_cookie(code: str) -> str:
 
 def set_cookie(response, name: str, value: str, max_age: int = COOKIE_AGE) -> None:
     response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
+                        secure=secure_cookies())
 
 
 def my_seat(table: TableInfo) -> int | None:

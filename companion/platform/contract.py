@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Mapping
 
 State = Any  # a game's own immutable value; opaque to the platform
 
@@ -91,6 +91,9 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     entry_kinds: ClassVar[tuple[str, ...]]
+    # each entry kind -> the fields it may carry besides "kind"; the platform refuses any other
+    # field before `apply` sees the entry
+    entry_fields: ClassVar[Mapping[str, tuple[str, ...]]]
     # kinds the host may enter for a seat that has not entered them yet, at any table
     host_kinds: ClassVar[tuple[str, ...]] = ()
     # the game's phone pages (a platform.gameweb.GameWeb), set by the game's folder

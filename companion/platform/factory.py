@@ -5,11 +5,11 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, abort, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
-from . import auth, faults
+from . import auth, faults, hardening
 from .api import api
 from .context import load_table_context
 from . import live
@@ -17,6 +17,7 @@ from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
 from .storage import Store
+from .wire import install_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,6 +37,14 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _hops(raw: str | None) -> int:
+    """TRUST_PROXY: how many proxies in front of the app set X-Forwarded-* headers (0: none)."""
+    try:
+        return max(int(raw or 0), 0)
+    except ValueError:
+        raise SystemExit(f"TRUST_PROXY must be a number of proxies (0, 1, 2, ...); got {raw!r}.") from None
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask("companion", instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
@@ -50,25 +59,20 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
         REDIS_URL=os.environ.get("REDIS_URL"),  # also carries live updates between processes
+        TRUST_PROXY=_hops(os.environ.get("TRUST_PROXY")),
     )
     if config:
         app.config.update(config)
+    # cookies (the CSRF session and the seat and host tokens) travel only over https then
+    app.config["SESSION_COOKIE_SECURE"] = hardening.public_is_https(app.config.get("PUBLIC_URL"))
+    app.session_interface = hardening.SessionInterface()
+    hardening.trust_proxy(app, app.config["TRUST_PROXY"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.extensions["store"] = Store(app.config["DATABASE_URL"])
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
     register_web(app)
     return app
-
-
-def refuse_nul():
-    """NUL cannot be stored as text (PostgreSQL refuses it): say so instead of failing later."""
-    texts = [request.path, *request.args.values()]
-    if request.method in ("POST", "PUT", "PATCH") and request.mimetype in (
-            "application/x-www-form-urlencoded", "multipart/form-data"):
-        texts += request.form.values()
-    if any("\x00" in t for t in texts):
-        abort(400, "Text in a request may not contain the NUL character.")
 
 
 FRIENDLY = {
@@ -96,9 +100,11 @@ def register_web(app: Flask) -> None:
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)
     install_limits(app)  # first: its check must run before any other hook can refuse the request
-    app.before_request(refuse_nul)
+    app.before_request(hardening.refuse_bad_input)
     app.before_request(auth.check_csrf)
     app.before_request(load_table_context)
     app.jinja_env.globals["csrf_token"] = auth.csrf_token  # also inside imported macros
     app.register_error_handler(HTTPException, http_error)
     faults.register(app)
+    app.after_request(hardening.add_security_headers)
+    install_wire(app)

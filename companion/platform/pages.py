@@ -6,6 +6,7 @@ A game's pages are drawn from a PlayContext by the game's own GameWeb; this modu
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import secrets
@@ -135,9 +136,14 @@ def take_over(code, token):
 def join_qr(code):
     if not g.invited:
         abort(403, "Only the table's own devices show its join code.")
-    resp = Response(qr_svg(invite_url(g.table)), mimetype="image/svg+xml")
-    resp.headers["Cache-Control"] = "private, no-store"
-    return resp
+    # A table's join link never changes: the device may keep its picture for a day, and only that device
+    # (private), since the picture holds the join secret.
+    url = invite_url(g.table)
+    etag = hashlib.sha256(url.encode()).hexdigest()[:16]
+    headers = {"Cache-Control": "private, max-age=86400", "ETag": f'W/"{etag}"'}
+    if request.if_none_match.contains_weak(etag):
+        return "", 304, headers
+    return Response(qr_svg(url), mimetype="image/svg+xml", headers=headers)
 
 
 @pages.post("/t/<code>/rematch")

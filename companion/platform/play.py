@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import Game, RuleError, Viewer
+from .contract import Game, MalformedEntry, RuleError, Viewer
 from .registry import get_game
 from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
@@ -191,8 +191,19 @@ def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
         return _plan_undo(rep, table, seat)
     if entry["kind"] not in rep.game.entry_kinds:
         raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+    check_fields(rep.game, entry)
     payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
     return payload, rep.game.apply(rep.state, seat, entry), None, None
+
+
+def check_fields(game: Game, entry: dict) -> None:
+    """Refuse a field the game's entry of this kind does not have (a typo would be dropped silently)."""
+    kind = entry["kind"]
+    fields = game.entry_fields[kind]
+    extra = sorted((k for k in entry if k not in ("kind", "key", *fields)), key=str)
+    if extra:
+        has = ", ".join(f'"{f}"' for f in fields) or "no fields besides its kind"
+        raise MalformedEntry(f'A "{kind}" entry has no field "{extra[0]}" (it has: {has}).')
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):

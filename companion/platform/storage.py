@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import (
-    JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData,
-    PrimaryKeyConstraint, String, Table, Text, UniqueConstraint, create_engine, event,
+    JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Index, Integer, MetaData,
+    PrimaryKeyConstraint, String, Table, Text, UniqueConstraint, bindparam, create_engine, event,
     func, insert, inspect, select, update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.schema import CreateIndex
 
 # Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
@@ -66,6 +67,8 @@ games_t = Table(
     Column("result", JSON, nullable=True),
     PrimaryKeyConstraint("table_code", "game_no"),
     ForeignKeyConstraint(["table_code"], ["tables.code"]),
+    # /history lists the latest finished games (a table's own history goes by the primary key)
+    Index("ix_games_finished_at", "finished_at"),
 )
 
 entries_t = Table(
@@ -123,6 +126,36 @@ handovers_t = Table(
 
 # Columns added after the first release: an older database gets them when the app starts.
 ADDED_COLUMNS = (("tables", "join_secret"), ("tables", "pin"), ("seats", "generation"), ("entries", "device"))
+
+
+# The statements every request runs, built once: SQLAlchemy then finds each one's compiled form in
+# its cache at once, instead of building the statement again and computing its cache key each time.
+_CODE, _GAME_NO = bindparam("code"), bindparam("game_no")
+TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
+                           seats_t.c.generation)
+                    .join(seats_t, seats_t.c.table_code == tables_t.c.code)
+                    .where(tables_t.c.code == _CODE).order_by(seats_t.c.seat))
+GAME = select(games_t).where(games_t.c.table_code == _CODE, games_t.c.game_no == _GAME_NO)
+VERSION = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO)
+POLL_MARKER = select(
+    tables_t.c.current_game,
+    select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+        entries_t.c.table_code == _CODE, entries_t.c.game_no == tables_t.c.current_game).scalar_subquery(),
+    select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
+        seats_t.c.table_code == _CODE).scalar_subquery(),
+).where(tables_t.c.code == _CODE)
+ENTRIES = select(entries_t).where(
+    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO).order_by(entries_t.c.seq)
+ENTRY_BY_KEY = select(entries_t).where(
+    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
+    entries_t.c.seat == bindparam("seat"), entries_t.c.key == bindparam("key"))
+ENTRY_BY_HOST_KEY = select(entries_t).where(  # a host action: its seat is NULL, which `=` never matches
+    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
+    entries_t.c.seat.is_(None), entries_t.c.key == bindparam("key"))
+APPEND = insert(entries_t)
+FINISHED_GAMES = (select(games_t).where(games_t.c.finished_at.is_not(None))
+                  .order_by(games_t.c.finished_at.desc()).limit(bindparam("limit")))
 
 
 @dataclass(frozen=True)
@@ -309,6 +342,20 @@ def upgrade_schema(engine: Engine) -> None:
         for (code,) in conn.execute(select(tables_t.c.code).where(tables_t.c.join_secret.is_(None))).all():
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(
                 join_secret=new_token(), pin=new_pin()))
+    add_indexes(engine)
+
+
+def add_indexes(engine: Engine) -> None:
+    """Create the indexes an older database lacks (create_all makes them only with a new table).
+    Several processes may start at once: one that loses the race finds the index there."""
+    for table in metadata.sorted_tables:
+        for index in table.indexes:
+            try:
+                with engine.begin() as conn:
+                    conn.execute(CreateIndex(index, if_not_exists=True))
+            except DBAPIError:
+                if index.name not in {i["name"] for i in inspect(engine).get_indexes(table.name)}:
+                    raise
 
 
 class Store:
@@ -354,12 +401,8 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def table(self, code: str) -> TableInfo | None:
-        query = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
-                        seats_t.c.generation)
-                 .join(seats_t, seats_t.c.table_code == tables_t.c.code)
-                 .where(tables_t.c.code == code).order_by(seats_t.c.seat))
         with self.engine.connect() as conn:
-            rows = conn.execute(query).mappings().all()
+            rows = conn.execute(TABLE_WITH_SEATS, {"code": code}).mappings().all()
         if not rows:
             return None
         row = rows[0]
@@ -436,8 +479,7 @@ class Store:
     # ---- games ------------------------------------------------------------
     def game(self, code: str, game_no: int) -> GameInfo | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(games_t).where(
-                games_t.c.table_code == code, games_t.c.game_no == game_no)).mappings().first()
+            row = conn.execute(GAME, {"code": code, "game_no": game_no}).mappings().first()
         return _game_info(row) if row else None
 
     def games(self, code: str) -> list[GameInfo]:
@@ -448,8 +490,7 @@ class Store:
 
     def finished_games(self, limit: int = 50) -> list[GameInfo]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games_t).where(games_t.c.finished_at.is_not(None))
-                                .order_by(games_t.c.finished_at.desc()).limit(limit)).mappings().all()
+            rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
         return [_game_info(r) for r in rows]
 
     def start_next_game(self, code: str, after_game_no: int) -> int:
@@ -479,19 +520,13 @@ class Store:
     # ---- the entry log ----------------------------------------------------
     def version(self, code: str, game_no: int) -> int:
         with self.engine.connect() as conn:
-            return conn.execute(select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
-                entries_t.c.table_code == code, entries_t.c.game_no == game_no)).scalar_one()
+            return conn.execute(VERSION, {"code": code, "game_no": game_no}).scalar_one()
 
     def poll_marker(self, code: str) -> tuple[int, int, int] | None:
         """(current game number, its last sequence number, changes of seats), in one query: what a poll
         compares."""
-        last_seq = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
-            entries_t.c.table_code == code, entries_t.c.game_no == tables_t.c.current_game).scalar_subquery()
-        taken = select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
-            seats_t.c.table_code == code).scalar_subquery()
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t.c.current_game, last_seq, taken)
-                               .where(tables_t.c.code == code)).first()
+            row = conn.execute(POLL_MARKER, {"code": code}).first()
         return (row[0], row[1], row[2]) if row else None
 
     def markers(self, codes) -> dict[str, tuple[int, int, int]]:
@@ -508,16 +543,16 @@ class Store:
 
     def entries(self, code: str, game_no: int) -> list[Entry]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(entries_t).where(
-                entries_t.c.table_code == code, entries_t.c.game_no == game_no
-            ).order_by(entries_t.c.seq)).mappings().all()
+            rows = conn.execute(ENTRIES, {"code": code, "game_no": game_no}).mappings().all()
         return [_entry(r) for r in rows]
 
     def entry_by_key(self, code: str, game_no: int, seat: int | None, key: str) -> Entry | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(entries_t).where(
-                entries_t.c.table_code == code, entries_t.c.game_no == game_no,
-                entries_t.c.seat == seat, entries_t.c.key == key)).mappings().first()
+            if seat is None:
+                row = conn.execute(ENTRY_BY_HOST_KEY, {"code": code, "game_no": game_no, "key": key})
+            else:
+                row = conn.execute(ENTRY_BY_KEY, {"code": code, "game_no": game_no, "seat": seat, "key": key})
+            row = row.mappings().first()
         return _entry(row) if row else None
 
     def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,
@@ -531,7 +566,7 @@ class Store:
                    payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(entries_t).values(**row))
+                conn.execute(APPEND, row)
                 if finished is not None:
                     conn.execute(update(games_t).where(
                         games_t.c.table_code == code, games_t.c.game_no == game_no,

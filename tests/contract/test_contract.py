@@ -36,6 +36,9 @@ def test_a_game_declares_itself_completely(game):
     assert 1 <= game.min_players <= game.max_players
     assert game.entry_kinds and "undo" not in game.entry_kinds  # undo is the platform's
     assert set(game.host_kinds) <= set(game.entry_kinds)
+    # every kind says which fields it has, so the platform can refuse any other
+    assert set(game.entry_fields) == set(game.entry_kinds)
+    assert all(isinstance(f, str) and f not in ("kind", "key") for fields in game.entry_fields.values() for f in fields)
     assert isinstance(game.web, GameWeb)
     for n in (game.min_players, game.max_players):
         state = game.new_state(n, game.normalize_options({}))
@@ -47,7 +50,19 @@ def test_a_game_declares_itself_completely(game):
 def test_bad_options_are_refused_with_a_reason(game):
     with pytest.raises(RuleError) as caught:
         game.normalize_options({"no such option, surely": True})
-    assert caught.value.reason
+    assert "no such option, surely" in caught.value.reason  # the message names the unknown option
+
+
+def test_an_entry_with_a_field_its_kind_lacks_is_refused(game):
+    """The platform refuses an unknown field, naming it and the fields the kind has."""
+    from companion.platform.contract import MalformedEntry
+    from companion.platform.play import check_fields
+    for kind, fields in game.entry_fields.items():
+        check_fields(game, {"kind": kind, "key": "k", **{f: None for f in fields}})
+        with pytest.raises(MalformedEntry) as caught:
+            check_fields(game, {"kind": kind, "colour": "red"})
+        assert f'A "{kind}" entry has no field "colour"' in caught.value.reason
+        assert all(f'"{f}"' in caught.value.reason for f in fields)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

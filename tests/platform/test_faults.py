@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from sqlalchemy import event
 
 from companion import create_app
-from tests.browser_fixtures import ROOT, _free_port, _wait_for, join_as, start_dicez_table
+from tests.browser_fixtures import ROOT, _free_port, _wait_for, join_as, start_dicez_table, table_code
 from tests.helpers import join_seat, log, new_table, post_entry
 from tests.private_postgres import private_postgres  # noqa: F401  (fixture)
 
@@ -185,7 +185,7 @@ def test_a_phone_on_a_real_server_is_told_its_tap_was_not_saved_and_the_next_tap
         expect(ann.locator("#notice")).to_have_text(
             "Not saved: The database cannot be reached right now, so your entry was not saved. Tap again in a moment.")
         expect(ann.locator('[data-testid="box-dicez"]')).to_have_count(0)
-        code = join_url.split("/t/", 1)[1].split("/")[0]
+        code = table_code(join_url)
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{base}/api/tables/{code}")
         assert refused.value.code == 503

@@ -18,6 +18,13 @@ pattern or of a bonus dot, one step at a time.
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+
+from flask import get_template_attribute
+
 from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
 
@@ -64,8 +71,52 @@ def sheet_drawing(player: dict, tops: dict) -> dict:
     slices = [{**r["box"], "points": r["points"]} for r in player["regions"] if r["scorable"]]
     unscorable = [sq for r in player["regions"] if r["enclosed"] and not r["scorable"] for sq in r["squares"]]
     toppings = [{**t, **_style_of(tops, t["kind"])} for t in player["toppings"]]
-    return {"dots": {tuple(d) for d in player["dots"]}, "lines": player["lines"], "slices": slices,
+    return {"dots": {tuple(d) for d in player["dots"]}, "line_runs": line_runs(player["lines"]), "slices": slices,
             "unscorable": unscorable, "toppings": toppings}
+
+
+def line_runs(lines) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The sheet's unit lines joined into straight runs: the same drawing in far fewer numbers."""
+    runs = []
+    for vertical in (False, True):
+        cells = sorted((p[0], min(p[1], q[1])) if vertical else (p[1], min(p[0], q[0]))
+                       for p, q in lines if (p[0] == q[0]) == vertical)
+        for fixed, start in cells:
+            if runs and runs[-1][0] == (vertical, fixed) and runs[-1][2] == start:
+                runs[-1][2] = start + 1
+            else:
+                runs.append([(vertical, fixed), start, start + 1])
+    return [((f, a), (f, b)) if v else ((a, f), (b, f)) for (v, f), a, b in runs]
+class _SheetCache:
+    """Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times
+    as long at the end of a game as at its start), and between two entries only the sheet of the
+    player who wrote changes: the table view draws the others from here. Safe everywhere: the
+    macro's output depends on its arguments alone."""
+
+    SIZE = 512  # ≈ 85 six-player tables' sheets, some 20 KB each late in a game
+
+    def __init__(self):
+        self.items: OrderedDict[bytes, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def draw(self, drawing: dict, *args, **kwargs):
+        shown = {**drawing, "dots": sorted(drawing["dots"])}
+        # pickle is lossless and quick: two different sheets never give the same bytes
+        key = hashlib.blake2b(pickle.dumps([shown, args, kwargs]), digest_size=16).digest()
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+                return hit
+        markup = get_template_attribute("dice_and_slice/_svg.html", "sheet_svg")(drawing, *args, **kwargs)
+        with self.lock:
+            self.items[key] = markup
+            while len(self.items) > self.SIZE:
+                self.items.popitem(last=False)
+        return markup
+
+
+_sheets = _SheetCache()
 
 
 def seat_style(seat: int) -> dict:
@@ -157,7 +208,7 @@ def sheet_context(ctx, form) -> dict:
 
 
 def table_context(ctx) -> dict:
-    return _common_context(ctx)
+    return {**_common_context(ctx), "drawn_sheet": _sheets.draw}
 
 
 # ---- the start form ------------------------------------------------------------------------------

@@ -68,6 +68,9 @@ LARGE_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 
 OPTIONS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
 
+# the fields of each kind of entry besides its "kind" (Game.entry_fields)
+ENTRY_FIELDS = {"score": ("dice", "category"), "roll": ("dice", "held")}
+
 # Entries may carry the platform's idempotency "key"; it means nothing to the rules.
 IGNORED_ENTRY_KEYS = {"key"}
 
@@ -371,7 +374,7 @@ def apply(state: State, seat: int, entry: Any) -> State:
 def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     if not state.option("roll_by_roll"):
         raise RuleError("This table enters only the final dice of each turn; roll-by-roll is off.")
-    _check_fields(entry, {"kind", "dice", "held"})
+    _check_fields(entry, {"kind", *ENTRY_FIELDS["roll"]})
     dice = _check_dice(entry.get("dice"))
     held = _check_held(entry.get("held", []))
     if not sheet.rolls:
@@ -391,7 +394,7 @@ def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
 
 
 def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
-    _check_fields(entry, {"kind", "dice", "category"})
+    _check_fields(entry, {"kind", *ENTRY_FIELDS["score"]})
     box = _check_box(entry.get("category"))
     if state.option("roll_by_roll"):
         if not sheet.rolls:

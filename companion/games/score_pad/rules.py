@@ -17,6 +17,8 @@ MAX_ROUNDS = 50
 MAX_TARGET = 1_000_000
 WINS = ("highest", "lowest")
 OPTIONS = ("wins", "rounds", "target")
+# the fields of each kind of entry besides its "kind" (Game.entry_fields)
+ENTRY_FIELDS = {"score": ("points",), "finish": ()}
 
 # The platform's idempotency "key" may ride along with an entry; it means nothing to the rules.
 IGNORED_ENTRY_KEYS = {"key"}
@@ -181,7 +183,7 @@ def _check_points(entry: Mapping) -> int:
 
 
 def _score(state: State, seat: int, entry: Mapping) -> State:
-    _check_fields(entry, {"kind", "points"})
+    _check_fields(entry, {"kind", *ENTRY_FIELDS["score"]})
     points = _check_points(entry)
     column = state.scores[seat]
     if len(column) > rounds_complete(state):
@@ -192,7 +194,7 @@ def _score(state: State, seat: int, entry: Mapping) -> State:
 
 
 def _finish(state: State, seat: int, entry: Mapping) -> State:
-    _check_fields(entry, {"kind"})
+    _check_fields(entry, {"kind", *ENTRY_FIELDS["finish"]})
     if not any(state.scores):
         raise RuleError("Play at least one round before finishing the game.")
     if not at_round_boundary(state):

@@ -51,11 +51,16 @@ class Edition:
         return dict(self.sides[SIDE_NAMES.index(side)])
 
     def points_for(self, size: int) -> int:
-        return self.slice_points[size - 1] if 1 <= size <= MAX_SLICE else 0
+        return slice_points_for(self.slice_points, size)
 
     # lru_cache needs hashing; editions are compared by their canonical data
     def __hash__(self) -> int:
         return hash(json.dumps(self.data, sort_keys=True))
+
+
+def slice_points_for(slice_points: tuple[int, ...], size: int) -> int:
+    """What a slice of `size` squares scores under an edition's `slice_points`."""
+    return slice_points[size - 1] if 1 <= size <= MAX_SLICE else 0
 
 
 def _is_int(v) -> bool:
@@ -118,6 +123,29 @@ def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
     for cy, row in enumerate(rows):
         out.extend(_row_toppings(where, cy, row, legend))
     return tuple(out)
+
+
+def _texts(value):
+    """Every text in an edition (keys too), however deep."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(k)
+            yield from _texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v)
+
+
+def _check_unicode(data) -> None:
+    # a lone surrogate can be parsed from JSON but never sent back out as UTF-8: every page
+    # showing the edition would fail
+    for text in _texts(data):
+        if any("\ud800" <= c <= "\udfff" for c in text) or "\x00" in text:
+            shown = text.encode("utf-8", "backslashreplace").decode()[:40]
+            _fail(f'the text "{shown}" cannot be stored '
+                  "(it holds a lone surrogate or a NUL character)")
 
 
 def _check_keys(data) -> None:
@@ -194,6 +222,7 @@ def _slice_points(sp) -> tuple[int, ...]:
 def load_edition(data) -> Edition:
     """Validate an edition (dict) and build it; RuleError names the first problem found."""
     _check_keys(data)
+    _check_unicode(data)
     _check_texts(data["label"], data["note"])
     dice = _dice(data["dice"])
     sides = _sides(data["sides"])

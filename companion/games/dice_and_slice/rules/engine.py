@@ -18,7 +18,10 @@ from companion.platform.contract import MalformedEntry, RuleError
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 
-ENTRY_KINDS = ("roll", "choose", "place", "bonus_dot", "skip_bonus", "pass")
+# each kind of entry and its fields besides "kind" (Game.entry_fields)
+ENTRY_FIELDS = {"roll": ("faces",), "choose": ("die",), "place": ("dots",), "bonus_dot": ("dot", "topping"),
+                "skip_bonus": (), "pass": ()}
+ENTRY_KINDS = tuple(ENTRY_FIELDS)
 _OPTION_KEYS = {"edition", "side", "edition_from_default"}
 
 
@@ -139,7 +142,7 @@ def g_is_int(v) -> bool:
 # --- entry parsing -----------------------------------------------------------------------------
 
 def _keys(entry: dict, allowed: set) -> None:
-    extra = set(entry) - allowed - {"kind"}
+    extra = set(entry) - set(allowed) - {"kind"}
     if extra:
         raise RuleError(f"This entry has unexpected field(s): {', '.join(sorted(map(str, extra)))}.")
 
@@ -265,7 +268,7 @@ def apply(state: State, seat: int, entry: dict) -> State:
 
 
 def _roll(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, {"faces"})
+    _keys(entry, ENTRY_FIELDS["roll"])
     if state.phase != "roll":
         raise RuleError("The dice have already been entered this turn.")
     if seat != state.active:
@@ -280,7 +283,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
 
 
 def _choose(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, {"die"})
+    _keys(entry, ENTRY_FIELDS["choose"])
     if state.phase != "choose":
         raise RuleError("Enter the roll first." if state.phase == "roll" else "A die has already been chosen this turn.")
     if seat != state.active:
@@ -303,7 +306,7 @@ def _placing_seat(state: State, seat: int) -> Seat:
 
 
 def _place(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, {"dots"})
+    _keys(entry, ENTRY_FIELDS["place"])
     s = _placing_seat(state, seat)
     dots = _pattern_dots(entry.get("dots"))
     die = state.die_for(seat)
@@ -334,7 +337,7 @@ def _bonus_seat(state: State, seat: int) -> Seat:
 
 
 def _bonus_dot(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, {"dot", "topping"})
+    _keys(entry, ENTRY_FIELDS["bonus_dot"])
     s = _bonus_seat(state, seat)
     x, y = _dot(entry.get("dot"), "The bonus dot")
     if s.dots & g.dot_bit(x, y):
@@ -356,13 +359,13 @@ def _bonus_dot(state: State, seat: int, entry: dict) -> State:
 
 
 def _skip_bonus(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, set())
+    _keys(entry, ENTRY_FIELDS["skip_bonus"])
     s = _bonus_seat(state, seat)
     return _store(state, seat, s, s._replace(status="done", pending=()))
 
 
 def _pass(state: State, seat: int, entry: dict) -> State:
-    _keys(entry, set())
+    _keys(entry, ENTRY_FIELDS["pass"])
     s = _placing_seat(state, seat)
     options = g.legal_placements(s.dots, state.face_for(seat))
     if options:

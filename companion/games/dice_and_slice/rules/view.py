@@ -1,8 +1,10 @@
 """JSON view of a Dice and Slice state (every sheet is public; nothing is secret)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import geometry as g
-from .edition import DIE_NAMES, SIDE_NAMES, Edition
+from .edition import DIE_NAMES, SIDE_NAMES, Edition, slice_points_for
 from .engine import State, breakdown, finished, waiting_for, winners
 
 
@@ -35,10 +37,13 @@ def die_faces(edition: Edition) -> dict:
     return {d: [sorted([list(p) for p in edition.face(d, n)]) for n in range(1, 7)] for d in DIE_NAMES}
 
 
-def _sheet(state: State, seat: int) -> dict:
-    s = state.seats[seat]
-    ed = state.edition
-    a = g.analyse(s.dots)
+@lru_cache(maxsize=512)  # ≈ 85 six-player tables' current sheets, some 15 MB late in their games
+def _drawn(mask: int, slice_points: tuple[int, ...]) -> dict:
+    """What a sheet's view draws from its marked dots (and the edition's slice points): its dots,
+    lines and regions. Late in a game a sheet has some eighty regions, and a view of the table is
+    drawn after every entry, so each sheet's is built once and shared by every view of it: what a
+    view returns is only ever read (serialised, drawn), never changed."""
+    a = g.analyse(mask)
     regions = [
         {
             "squares": [list(c) for c in r.square_coords()],
@@ -46,10 +51,19 @@ def _sheet(state: State, seat: int) -> dict:
             "box": box(r.squares),
             "enclosed": r.enclosed,
             "scorable": r.scorable,
-            "points": ed.points_for(r.size) if r.scorable else 0,
+            "points": slice_points_for(slice_points, r.size) if r.scorable else 0,
         }
         for r in a.regions
     ]
+    return {"dots": [list(d) for d in g.dots_of(mask)],
+            "lines": [[list(p), list(q)] for p, q in g.lines_of(mask)],
+            "regions": regions, "largest_region": a.largest}
+
+
+def _sheet(state: State, seat: int) -> dict:
+    s = state.seats[seat]
+    ed = state.edition
+    drawn = _drawn(s.dots, ed.slice_points)
     toppings = [
         {
             "square": _sq(sq),
@@ -65,15 +79,15 @@ def _sheet(state: State, seat: int) -> dict:
         "seat": seat,
         "status": s.status,
         "die": state.die_for(seat) if state.phase == "place" else None,
-        "dots": [list(d) for d in g.dots_of(s.dots)],
-        "lines": [[list(p), list(q)] for p, q in g.lines_of(s.dots)],
-        "regions": regions,
+        "dots": drawn["dots"],
+        "lines": drawn["lines"],
+        "regions": drawn["regions"],
         "toppings": toppings,
         "pending_bonus_dots": len(s.pending),
         # the toppings whose bonus dot is waiting, in the order they were granted (DS-11)
         "pending_bonus_squares": [_sq(sq) for sq in s.pending],
         "border_complete": (s.dots & g.BORDER) == g.BORDER,
-        "largest_region": a.largest,
+        "largest_region": drawn["largest_region"],
         "score": bd,
         "total": bd["total"],
     }

@@ -15,6 +15,8 @@ BOARD: Board = load_board()
 NEUTRAL = 2  # colour index of the neutral colour in the two-player game (green)
 ADD, NEUTRAL_ROLL, CUT, OVER = "add", "neutral", "cut", "over"
 OPTION_KEYS = ("x_spaces", "first_seat")
+# the fields of each kind of entry besides its "kind" (Game.entry_fields)
+ENTRY_FIELDS = {"place": ("space",), "cut": ("line",), "neutral": ("line", "space")}
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,7 @@ def _advance(st: State) -> State:
 
 
 def _place(st: State, seat: int, entry: dict) -> State:
-    _keys(entry, ("kind", "space"))
+    _keys(entry, ("kind", *ENTRY_FIELDS["place"]))
     if st.phase != ADD:
         raise RuleError(f"Toppings are added at the start of a round; now is the {_phase_name(st)}.")
     if st.order[st.turn] != seat:
@@ -226,7 +228,7 @@ def neutral_blocked(state: State, line: int) -> str | None:
 
 
 def _neutral(st: State, seat: int, entry: dict) -> State:
-    _keys(entry, ("kind", "line", "space"))
+    _keys(entry, ("kind", *ENTRY_FIELDS["neutral"]))
     if st.players != 2:
         raise RuleError("Only the two-player game has a neutral colour.")
     if st.phase != NEUTRAL_ROLL:
@@ -262,7 +264,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
 # ---------------------------------------------------------------- cuts, resolution, rotation
 
 def _cut(st: State, seat: int, entry: dict) -> State:
-    _keys(entry, ("kind", "line"))
+    _keys(entry, ("kind", *ENTRY_FIELDS["cut"]))
     if st.phase != CUT:
         raise RuleError(f"Cuts are chosen once the toppings are added; now is the {_phase_name(st)}.")
     line = _line(entry)

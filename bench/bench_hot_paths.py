@@ -1,0 +1,341 @@
+"""The hot paths over HTTP, against the real server process and a bare hello world on the same server.
+
+    python bench/bench_hot_paths.py [--samples 300] [--server-cmd "python -m companion --port {port}"]
+
+Starts `python -m companion` as a user would (loopback, SQLite in a temp folder) and
+bench/hello_wsgi.py (a bare hello-world WSGI app on the same server software), then times, one
+request at a time over a kept-alive connection: the unchanged change check (poll), an entry's round
+trip through the phone page (HTML) and through the API, /history with 10 and 10,000 finished
+tables, and the Dice and Slice table view and board fragment at the start, middle and end of a
+6-player random game. Prints medians and each one's ratio to the hello world. Asserts nothing
+about time.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shlex
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.games.dice_and_slice import GAME as DICE_AND_SLICE  # noqa: E402
+from tests.contract.playout import playout  # noqa: E402
+
+# The real server, as a user starts it; {port} is filled in. Change this (or pass --server-cmd)
+# when `python -m companion` runs something else.
+SERVER_CMD = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {{port}}"
+HELLO_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'hello_wsgi.py'))} --port {{port}} --server {{server}}"
+PLAYERS = 5  # phones at a DiceZ table
+BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
+         "full_house", "small_straight", "large_straight", "dicez", "chance"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(cmd: str, port: int, env: dict, log: Path) -> subprocess.Popen:
+    proc = subprocess.Popen(shlex.split(cmd.format(port=port, server="{server}")), cwd=ROOT, env=env,
+                            stdout=log.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"{cmd} exited; see {log}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit(f"{cmd} did not listen on port {port}; see {log}")
+
+
+class Client:
+    """One browser: a kept-alive connection and its cookies."""
+
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, str, float]:
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if isinstance(body, dict):
+            body, headers["Content-Type"] = json.dumps(body), "application/json"
+        elif isinstance(body, str):
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        t0 = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.HTTPException, ConnectionError):  # the server closed a kept connection
+            self.conn.close()
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+        data = resp.read()
+        elapsed = time.perf_counter() - t0
+        for name, value in resp.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return resp.status, data.decode("utf-8", "replace"), elapsed
+
+
+def form(fields: dict) -> str:
+    from urllib.parse import urlencode
+    return urlencode(fields)
+
+
+def times(fn, samples: int) -> list[float]:
+    out = []
+    for _ in range(samples):
+        out.append(fn())
+    return out
+
+
+def median_ms(samples) -> float:
+    return statistics.median(samples) * 1000
+
+
+# ---- what is measured ------------------------------------------------------------------------------
+def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
+    c = Client(port)
+    c.request("GET", path)
+
+    def one():
+        status, _, t = c.request("GET", path)
+        assert status in (200, 204)
+        return t
+    return times(one, samples)
+
+
+def dicez_table(c: Client, players: int, pass_and_play: bool) -> dict:
+    status, body, _ = c.request("POST", "/api/tables", {"game": "dicez", "players": [f"P{i}" for i in range(players)],
+                                                      "pass_and_play": pass_and_play})
+    assert status == 201, body
+    return json.loads(body)
+
+
+def poll_times(port: int, samples: int) -> list[float]:
+    c = Client(port)
+    table = dicez_table(c, 4, False)
+    status, body, _ = c.request("GET", f"/t/{table['code']}/poll?g=0&v=0&s=0")  # learn the current marker
+    url = re.search(r'hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
+
+    def one():
+        status, _, t = c.request("GET", url)
+        assert status == 204, status
+        return t
+    c.request("GET", url)
+    return times(one, samples)
+
+
+def html_entry_times(port: int, samples: int) -> list[float]:
+    """A pass-and-play host device scoring boxes through the phone page, as htmx posts them."""
+    out: list[float] = []
+    while len(out) < samples:
+        c = Client(port)
+        table = dicez_table(c, PLAYERS, True)
+        code = table["code"]
+        c.cookies[f"host_{code}"] = table["host_token"]
+        _, page, _ = c.request("GET", f"/t/{code}/s/0")
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        for box in BOXES:
+            for seat in range(PLAYERS):
+                fields = {"d0": 2, "d1": 3, "d2": 4, "d3": 5, "d4": 6, "category": box, "csrf_token": csrf}
+                status, body, t = c.request("POST", f"/t/{code}/s/{seat}/entries", form(fields),
+                                            {"HX-Request": "true"})
+                assert status == 200 and 'id="sheet"' in body, (status, body[:300])
+                out.append(t)
+    return out[:samples]
+
+
+def api_entry_times(port: int, samples: int) -> list[float]:
+    """Each seat's own client scoring boxes through the JSON API."""
+    out: list[float] = []
+    while len(out) < samples:
+        c = Client(port)
+        table = dicez_table(c, PLAYERS, False)
+        for box in BOXES:
+            for seat in table["seats"]:
+                entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}
+                status, body, t = c.request("POST", f"/api/tables/{table['code']}/entries", entry,
+                                            {"Authorization": f"Bearer {seat['token']}"})
+                assert status == 201, (status, body)
+                out.append(t)
+    return out[:samples]
+
+
+def add_finished_tables(db: Path, count: int) -> None:
+    """`count` finished one-game tables written straight into the database (as years of game nights)."""
+    from sqlalchemy import create_engine, insert
+
+    from companion.platform.storage import games_t, new_pin, new_token, tables_t
+    engine = create_engine(f"sqlite:///{db}")
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    rng = random.Random(count * 7919 + len(str(db)))
+    tables, games = [], []
+    for i in range(count):
+        code = "".join(rng.choice("34679ACDEFGHJKMNPQRTUVWXY") for _ in range(6))
+        stamp = start + timedelta(minutes=rng.randrange(10 ** 6))
+        tables.append(dict(code=code, game="dicez", options={}, host_token=new_token(), pass_and_play=False,
+                           current_game=1, created_at=stamp, join_secret=new_token(), pin=new_pin()))
+        games.append(dict(table_code=code, game_no=1, game="dicez", options={}, started_at=stamp,
+                          finished_at=stamp + timedelta(minutes=30),
+                          result={"totals": [100, 120], "winners": [1], "names": ["Ann", "Ben"]}))
+    with engine.begin() as conn:
+        conn.execute(insert(tables_t).prefix_with("OR IGNORE"), tables)
+        conn.execute(insert(games_t).prefix_with("OR IGNORE"), games)
+    engine.dispose()
+
+
+def history_times(port: int, samples: int) -> list[float]:
+    c = Client(port)
+
+    def one():
+        status, body, t = c.request("GET", "/history")
+        assert status == 200 and "Finished games" in body
+        return t
+    c.request("GET", "/history")
+    return times(one, samples)
+
+
+def dice_and_slice_view_times(port: int, samples: int) -> dict[str, list[float]]:
+    """The table view and board fragment of a 6-player Dice and Slice table, at its start, middle
+    and end (a random legal playout, as the contract tests play it)."""
+    c = Client(port)
+    status, body, _ = c.request("POST", "/api/tables", {"game": "dice_and_slice",
+                                                      "players": [f"P{i}" for i in range(6)]})
+    table = json.loads(body)
+    code, tokens = table["code"], [s["token"] for s in table["seats"]]
+    _, steps = playout(DICE_AND_SLICE, 6, random.Random(7))
+    marks = {"start": 16, "middle": len(steps) // 2, "end (its last turn)": len(steps) - 1,
+             "end (finished: the final score shows too)": len(steps)}
+    out: dict[str, list[float]] = {}
+    done = 0
+
+    def write(step):
+        status, body, _ = c.request("POST", f"/api/tables/{code}/entries", step.entry,
+                                    {"Authorization": f"Bearer {tokens[step.seat]}"})
+        assert status == 201, (status, body)
+
+    for label, upto in marks.items():
+        for step in steps[done:upto - 10]:
+            write(step)
+        after_change = []
+        for step in steps[max(done, upto - 10):upto]:  # the board as a table view fetches it after an entry
+            write(step)
+            after_change.append(c.request("GET", f"/t/{code}/board")[2])
+        out[f"board at {label}, first draw after an entry"] = after_change
+        done = upto
+        for page in ("view", "board"):
+            c.request("GET", f"/t/{code}/{page}")
+
+            def one(page=page):
+                status, _, t = c.request("GET", f"/t/{code}/{page}")
+                assert status == 200
+                return t
+            out[f"{page} at {label} (entry {upto} of {len(steps)}), again"] = times(one, samples)
+    return out
+
+
+def store_times(db: Path, samples: int) -> list[tuple[str, list[float]]]:
+    """In this process, no HTTP: the change check's query and the history query with and without
+    its index (dropped and made again here), on the database the server used."""
+    from sqlalchemy import text
+
+    from companion.platform.storage import Store
+    store = Store(f"sqlite:///{db}")
+    code = store.finished_games(limit=1)[0].table_code
+
+    def timed(fn):
+        fn()
+        out = []
+        for _ in range(samples):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        return out
+    rows = [("Store.poll_marker(code), in process", timed(lambda: store.poll_marker(code))),
+            ("Store.finished_games() at 10,000 finished tables, in process", timed(store.finished_games))]
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP INDEX IF EXISTS ix_games_finished_at"))
+    rows.append(("the same without the games.finished_at index", timed(store.finished_games)))
+    store.dispose()
+    Store(f"sqlite:///{db}").dispose()  # and the app start puts it back
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--server-cmd", default=SERVER_CMD, help="the app server; {port} is filled in")
+    parser.add_argument("--hello-server", default="auto", help="waitress, gevent or auto (what companion runs)")
+    parser.add_argument("--only", default="", help="comma-separated: poll,entry,history,dice_and_slice")
+    args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    tmp = Path(tempfile.mkdtemp(prefix="bench-hot-"))
+    db = tmp / "bench.sqlite"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "PYTHONPATH": str(ROOT)}
+    app_port, hello_port = free_port(), free_port()
+    hello_cmd = HELLO_CMD.replace("{server}", args.hello_server)
+    procs = [start(args.server_cmd, app_port, env, tmp / "server.log"),
+             start(hello_cmd, hello_port, env, tmp / "hello.log")]
+    try:
+        time.sleep(0.5)
+        rows: list[tuple[str, list[float]]] = []
+        hello = hello_times(hello_port, args.samples)
+        hello_204 = hello_times(hello_port, args.samples, "/204")
+        if not only or "poll" in only:
+            rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
+        if not only or "entry" in only:
+            rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, args.samples)))
+            rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, args.samples)))
+        if not only or "history" in only:
+            add_finished_tables(db, 10)
+            rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
+            add_finished_tables(db, 40)
+            rows.append(("/history, 50 finished tables (a full page: it lists the latest 50)",
+                         history_times(app_port, args.samples)))
+            add_finished_tables(db, 9950)
+            rows.append(("/history, 10,000 finished tables", history_times(app_port, args.samples)))
+            rows += store_times(db, args.samples)
+        if not only or "dice_and_slice" in only:
+            rows += [(f"Dice and Slice {k}", v)
+                     for k, v in dice_and_slice_view_times(app_port, max(20, args.samples // 10)).items()]
+        hello += hello_times(hello_port, args.samples)  # before and after: the machine's load drifts
+        hello_204 += hello_times(hello_port, args.samples, "/204")
+        base, base_204 = median_ms(hello), median_ms(hello_204)
+        server = (tmp / "hello.log").read_text().split(" on ", 1)[-1].split(" at ")[0]
+        print(f"server: {args.server_cmd}\nhello world: bench/hello_wsgi.py on {server}; SQLite at {db}")
+        print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
+        print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
+        print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
+              f"{base_204 / base:8.2f}")
+        for name, samples in rows:
+            print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
+                  + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else ""))
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""What every request and every answer gets, whichever route: bad text and numbers are refused
+before any route reads them, and every answer carries the browser's security headers."""
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import urlsplit
+
+from flask import abort, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+# JavaScript (and so a phone's page) reads larger whole numbers inexactly; no game counts that far.
+MAX_INT = 2**53 - 1
+MAX_DEPTH = 40  # JSON nesting: an entry or an edition is a few levels deep
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# Scripts only from our own files (no inline script, no on* attributes, no javascript: links),
+# never framed by another site. Style sheets only from our files too; style="" attributes stay
+# allowed (the boards place and colour their pieces with them): browsers that know style-src-elem
+# take it for <style> and <link> elements, older ones fall back to style-src.
+CSP = "; ".join((
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "style-src-elem 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+))
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    # join and hand-over links carry secrets in their path: never send them to another site,
+    # and within the app they are only ever sent back to this same server
+    "Referrer-Policy": "same-origin",
+}
+
+
+def _text_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return "Text in a request may not contain the NUL character."
+    if _SURROGATE.search(text):
+        return ("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
+                "(half of a character).")
+    return None
+
+
+def _number_problem(value) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+        return f"Whole numbers in a request must be from {-MAX_INT} to {MAX_INT}."
+    if isinstance(value, float) and not math.isfinite(value):
+        return "Numbers in a request must be finite (no NaN or Infinity)."
+    return None
+
+
+def value_problem(value, depth: int = 0) -> str | None:
+    """Why a value from a request (JSON, a form, the URL) cannot be taken, or None."""
+    if depth > MAX_DEPTH:
+        return "That request is nested too deeply."
+    if isinstance(value, str):
+        return _text_problem(value)
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return _number_problem(value)
+    for item in items:
+        problem = value_problem(item, depth + 1)
+        if problem:
+            return problem
+    return None
+
+
+def _url_problem() -> str | None:
+    # Numbers in the address are left to the routes: an out-of-range game or seat is a 404 there,
+    # and a sheet's draft ignores a nonsense number.
+    for text in (request.path, *request.args.keys(), *request.args.values()):
+        problem = _text_problem(text)
+        if problem:
+            return problem
+    return None
+
+
+def _body_problem() -> str | None:
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return None
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return value_problem([*request.form.keys(), *request.form.values()])
+    if request.is_json and request.get_data():
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:
+            return "That request is nested too deeply."
+        return value_problem(data)
+    return None
+
+
+def refuse_bad_input():
+    """before_request: text that cannot be stored or shown back (NUL, lone surrogates) and numbers
+    no game uses (huge, NaN, Infinity), anywhere in the URL, a form or a JSON body, are a 400 with
+    the reason, before any route reads them."""
+    problem = _url_problem() or _body_problem()
+    if problem:
+        abort(400, problem)
+
+
+def public_is_https(public_url: str | None) -> bool:
+    return urlsplit(public_url or "").scheme == "https"
+
+
+def secure_cookies() -> bool:
+    """Cookies only over https when the public address is https (or this request came in so)."""
+    return current_app.config.get("SESSION_COOKIE_SECURE") or request.is_secure
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session (the CSRF token), Secure by the same rule as our own cookies."""
+
+    def get_cookie_secure(self, app) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+
+def add_security_headers(response):
+    """after_request: the same browser protections on every answer (pages, fragments, API, static)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def trust_proxy(app, hops: int) -> None:
+    """Believe X-Forwarded-For/-Proto/-Host/-Port/-Prefix from `hops` proxies in front (0: none)."""
+    if hops > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops,
+                                x_prefix=hops)

@@ -1,0 +1,124 @@
+"""Light on the wire: compressed answers, versioned static files a phone keeps, cacheable QR codes."""
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+import brotli
+from flask import Response
+
+from companion import create_app
+from companion.platform.wire import minified
+from tests.helpers import join_seat, new_table, post_entry, start_table_page
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def _sheet(client):
+    code = start_table_page(client, player0="Ann", player1="Ben")
+    join_seat(client, code, 0)
+    return code
+
+
+def test_pages_go_out_brotli_or_gzip_as_the_phone_accepts(client):
+    code = _sheet(client)
+    plain = client.get(f"/t/{code}/s/0/sheet").get_data()
+    for encoding, decode in (("br", brotli.decompress), ("gzip", gzip.decompress)):
+        resp = client.get(f"/t/{code}/s/0/sheet", headers={"Accept-Encoding": encoding})
+        assert resp.headers["Content-Encoding"] == encoding
+        assert "Accept-Encoding" in resp.headers["Vary"]
+        body = decode(resp.get_data())
+        assert len(resp.get_data()) * 3 < len(body)
+        # the same sheet (each render carries a fresh form key)
+        assert re.sub(rb'value="[^"]{16}"', b"", body) == re.sub(rb'value="[^"]{16}"', b"", plain)
+    assert "Content-Encoding" not in client.get(f"/t/{code}/s/0/sheet").headers  # none accepted
+
+
+def test_a_tiny_answer_is_not_compressed(client):
+    code = _sheet(client)
+    resp = client.get(f"/t/{code}/poll?v=0.0.0", headers={"Accept-Encoding": "br, gzip"})
+    assert resp.status_code == 200 and len(resp.get_data()) < 500
+    assert "Content-Encoding" not in resp.headers
+
+
+def test_an_event_stream_goes_out_uncompressed_event_by_event(db_url):
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    sent = []
+
+    def events():
+        for n in range(3):
+            sent.append(n)
+            yield f"data: {'x' * 600} {n}\n\n"
+
+    app.add_url_rule("/stream-probe", "stream_probe",
+                     lambda: Response(events(), mimetype="text/event-stream"))
+    resp = app.test_client().get("/stream-probe", headers={"Accept-Encoding": "br, gzip"}, buffered=False)
+    assert "Content-Encoding" not in resp.headers
+    chunks = iter(resp.response)
+    assert next(chunks).endswith(b" 0\n\n") and sent == [0]  # the first event is out before the second exists
+    resp.close()
+    app.extensions["store"].dispose()
+
+
+def test_static_files_have_versioned_urls_kept_for_a_year(client):
+    html = client.get("/").get_data(as_text=True)
+    urls = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    assert {u.split("?")[0] for u in urls} >= {"/static/app.css", "/static/app.js", "/static/htmx-2.0.11.min.js"}
+    for url in urls:
+        assert re.search(r"\?v=[0-9a-f]{12}$", url), url
+        resp = client.get(url, headers={"Accept-Encoding": "br"})
+        assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        name = url[len("/static/"):].split("?")[0]
+        assert brotli.decompress(resp.get_data()) == minified(name, (STATIC / name).read_bytes())
+
+
+def test_a_changed_file_gets_a_new_url_and_an_old_url_is_not_kept_long(client):
+    url = re.search(r'src="(/static/app.js\?v=[^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+    for stale in ("/static/app.js", "/static/app.js?v=000000000000"):
+        resp = client.get(stale)
+        assert resp.headers["Cache-Control"] == "public, max-age=300"
+        assert resp.get_data() == minified("app.js", (STATIC / "app.js").read_bytes())
+    assert url != "/static/app.js?v=000000000000"
+
+
+def test_our_scripts_and_styles_go_out_minified_and_htmx_as_it_is(client):
+    for name in ("app.js", "app.css"):
+        sent = client.get(f"/static/{name}").get_data()
+        assert len(sent) * 10 < len((STATIC / name).read_bytes()) * 9 and b"\n  " not in sent
+    assert client.get("/static/htmx-2.0.11.min.js").get_data() == (STATIC / "htmx-2.0.11.min.js").read_bytes()
+
+
+def test_a_static_file_revalidates_with_304(client):
+    for encoding in ("gzip", "identity"):
+        first = client.get("/static/app.css", headers={"Accept-Encoding": encoding})
+        again = client.get("/static/app.css", headers={"Accept-Encoding": encoding,
+                                                       "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304 and not again.get_data()
+
+
+def test_a_missing_or_outside_static_file_is_404(client):
+    for path in ("/static/nope.js", "/static/../pyproject.toml", "/static/%2e%2e/pyproject.toml"):
+        assert client.get(path).status_code == 404
+
+
+def test_table_state_etag_answers_304_when_compressed(client):
+    table = new_table(client)
+    url, accept = f"/api/tables/{table['code']}", {"Accept-Encoding": "gzip"}
+    first = client.get(url, headers=accept)
+    assert first.headers["Content-Encoding"] == "gzip"
+    etag = first.headers["ETag"]
+    again = client.get(url, headers={**accept, "If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag
+    post_entry(client, table, 0, kind="score", dice=[1, 1, 2, 2, 3], category="ones")
+    assert client.get(url, headers={**accept, "If-None-Match": etag}).status_code == 200
+
+
+def test_the_join_qr_is_kept_a_day_by_the_invited_device_only(client, app):
+    code = start_table_page(client, player0="Ann", player1="Ben")
+    first = client.get(f"/t/{code}/qr.svg", headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200 and first.mimetype == "image/svg+xml"
+    assert first.headers["Cache-Control"] == "private, max-age=86400"
+    again = client.get(f"/t/{code}/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["Cache-Control"] == "private, max-age=86400"
+    assert app.test_client().get(f"/t/{code}/qr.svg").status_code == 403
