@@ -158,6 +158,16 @@
     timer = setTimeout(flush, RETRY_MS);
   }
   async function post(tap) {
+    const token = {readyState: 1};  // the live part below holds back a refresh while this is out
+    document.dispatchEvent(new CustomEvent("companion:sending", {detail: token}));
+    try {
+      return await send(tap);
+    } finally {
+      token.readyState = 4;
+      document.dispatchEvent(new CustomEvent("companion:sent", {detail: token}));
+    }
+  }
+  async function send(tap) {
     try {
       const resp = await fetch(tap.url, {
         method: "POST", body: tap.body, credentials: "same-origin", signal: AbortSignal.timeout(GIVE_UP_MS),
@@ -366,12 +376,16 @@
       arrived(p.version, p.reload);
     }, ms);
   }
-  document.addEventListener("htmx:beforeSend", (evt) => { inFlight.set(evt.detail.xhr, 0); });
-  document.addEventListener("htmx:afterRequest", (evt) => {
-    inFlight.delete(evt.detail.xhr);
+  function started(evt) { inFlight.set(evt.detail.xhr || evt.detail, 0); }
+  function ended(evt) {
+    inFlight.delete(evt.detail.xhr || evt.detail);
     quietFrom = Date.now() + SETTLE_MS;
     later(SETTLE_MS);
-  });
+  }
+  document.addEventListener("htmx:beforeSend", started);
+  document.addEventListener("htmx:afterRequest", ended);
+  document.addEventListener("companion:sending", started);  // a kept tap going out (above)
+  document.addEventListener("companion:sent", ended);
 
   // ---- the slow poll, only while the stream is down ----
   async function poll() {
@@ -412,6 +426,9 @@
 
   if (window.htmx && window.EventSource) {
     htmx.createEventSource = (url) => {
+      if (!navigator.onLine) {  // the extension's own retry while offline: open nothing (`online` reopens it)
+        return {readyState: 2, close() {}, addEventListener() {}, removeEventListener() {}};
+      }
       const es = new EventSource(url, {withCredentials: true});
       watch(es);
       return es;
