@@ -28,7 +28,15 @@ def dicez_seat(phone, base: str, name: str = "Ann"):
     page = phone()
     join_as(page, join, name)
     expect(page.locator("h1.player")).to_contain_text(name)
+    settled(page)
     return page, table_code(join)
+
+
+def settled(page) -> None:
+    """Wait until the sheet's live stream is open and no request is under way: a player puts the
+    phone down on a sheet that has finished loading, not in the middle of its first refresh."""
+    expect(page.locator("#live")).to_have_attribute("data-live", "open")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def score_offline(page, dice, box) -> None:
@@ -86,6 +94,7 @@ def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_return
     cleo = phone()
     join_as(cleo, join, "Cleo")
     expect(cleo.locator("h1.player")).to_contain_text("Cleo")
+    settled(cleo)
     cleo.context.set_offline(True)
     for points in (12, -5):
         cleo.locator('[data-testid="points"]').fill(str(points))
