@@ -42,6 +42,16 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
     raise RuntimeError("server did not start")
 
 
+def start_server(port: int, env: dict, log_path) -> subprocess.Popen:
+    """`python -m companion` on loopback as a user starts it, its output appended to `log_path`."""
+    log = open(log_path, "a")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log_path = log_path
+    _wait_for(port, proc)
+    return proc
+
+
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
     """Base URLs of two server processes on one database."""

@@ -2,24 +2,16 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import ROOT, _free_port, _wait_for, join_as, start_dicez_table
+from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server
 
 pytestmark = pytest.mark.browser
 
 
-def start(port, env, log_path):
-    log = open(log_path, "a")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    proc.log_path = log_path
-    _wait_for(port, proc)
-    return proc
+start = start_server
 
 
 def test_phones_survive_a_server_restart(tmp_path, phone):
