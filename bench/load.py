@@ -140,6 +140,7 @@ class Stats:
         self.entry_rtt, self.delay = [], []
         self.errors: dict[str, int] = {}
         self.requests = 0
+        self.rematches = 0
         self.bytes = 0
         self.measuring = False
 
@@ -150,7 +151,8 @@ class Stats:
 class Table:
     def __init__(self, code, game_id, tokens, host_token):
         self.code, self.game_id, self.tokens, self.host_token = code, game_id, tokens, host_token
-        self.accepted: dict[int, tuple[float, int]] = {}  # entry seq -> (answer came back, seat)
+        self.accepted: dict[tuple, tuple[float, int]] = {}  # (game, entry seq) -> (answer came back, seat)
+        self.game_no = 1
         self.state = None
 
 
@@ -159,7 +161,8 @@ class Phone:
         self.t, self.seat, self.port, self.stats, self.baseline = table, seat, port, stats, baseline
         self.cookie = f"seat_{table.code}={table.tokens[seat]}"
         self.conn = Conn(port)
-        self.heard: list[int] = []
+        self.heard: list[tuple] = []
+        self.reload = False
         self.wake = asyncio.Event()
         self.live_url = f"/t/{table.code}/live"
 
@@ -214,7 +217,9 @@ class Phone:
         fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
         if fields.get("event") in ("table-changed", "refresh") and "id" in fields:
             self.live_url = re.sub(r"v=[^&]*", "", self.live_url.split("?")[0]) + f"?v={fields['id']}"
-            self.heard.append(int(fields["id"].split(".")[1]))
+            game_no, seq = fields["id"].split(".")[:2]
+            self.heard.append((int(game_no), int(seq)))
+            self.reload |= fields["event"] == "refresh"  # a rematch: the page loads the new game's page
             self.wake.set()
 
     def count(self, n: int):
@@ -226,9 +231,11 @@ class Phone:
             await self.wake.wait()
             self.wake.clear()
             seqs, self.heard = self.heard, []
+            path = f"/t/{self.t.code}/s/{self.seat}" + ("" if self.reload else "/sheet")
+            self.reload = False
             try:
                 status, _, _, n = await self.conn.request(
-                    "GET", f"/t/{self.t.code}/s/{self.seat}/sheet",
+                    "GET", path,
                     {"Cookie": self.cookie, "HX-Request": "true"})
             except (ConnectionError, asyncio.IncompleteReadError) as exc:
                 self.stats.error(f"fragment: {type(exc).__name__}")
@@ -259,8 +266,17 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
         if baseline:
             seat, entry = rng.randrange(len(t.tokens)), {"kind": "score", "value": rng.randint(0, 30)}
         else:
-            if game.finished(t.state):
-                return
+            if game.finished(t.state):  # the host starts a rematch, as a table that plays on does
+                status, _, data, _ = await conn.request("POST", f"/api/tables/{t.code}/rematch",
+                                                        {"Authorization": f"Bearer {t.host_token}"})
+                if status != 201:
+                    stats.error(f"rematch {status}: {data[:60]!r}")
+                    return
+                t.game_no = json.loads(data)["game_no"]
+                t.state = game.new_state(len(t.tokens), game.normalize_options({}))
+                if stats.measuring:
+                    stats.requests += 1
+                    stats.rematches += 1
             seat, legal = legal_choice(game, t.state, rng)
             entry = rng.choice(legal)
         body = json.dumps({**entry, "key": uuid.uuid4().hex}).encode()
@@ -276,7 +292,7 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
         t1 = time.perf_counter()
         if status == 201:
             seq = json.loads(data)["seq"]
-            t.accepted[seq] = (t1, seat)
+            t.accepted[(t.game_no, seq)] = (t1, seat)
             if not baseline:
                 t.state = game.apply(t.state, seat, entry)
         else:
@@ -401,7 +417,7 @@ def report(r: dict) -> dict:
     print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
-          f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B/phone/min")
+          f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B/phone/min | rematches {s.rematches}")
     for what, n in sorted(s.errors.items()):
         print(f"          error x{n}: {what}")
     return row
