@@ -1,0 +1,525 @@
+"""Load at venue scale (issue 11 item 6): T tables x 5 phones, each phone holding its live stream.
+
+    python bench/load.py [--tables 20] [--duration 60] [--fast] [--games dicez,score_pad,...]
+
+Bounded (it stops after --duration seconds of load) and loopback only (127.0.0.1). It starts
+`python -m companion --host 127.0.0.1 --port N` (gevent's WSGI server) on SQLite in a temporary
+folder, creates the tables through POST /api/tables (one game after another of --games), and for
+each seat runs a phone as the page does: a first load of /t/<code>/s/<seat> (with the seat's cookie),
+the live stream of that page (/t/<code>/live?v=<version>, server-sent events), and on each
+`table-changed` event a GET of its sheet fragment /t/<code>/s/<seat>/sheet (one at a time; a change
+heard while one is out makes one more after it, as static/app.js does). Each table makes a turn every
+20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
+(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice, on a copy of the
+state kept here), posted through the JSON API with that seat's token.
+
+Then the same load shape against a bare baseline on the same server software (gevent.pywsgi),
+this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a real SSE stream
+(retry, heartbeat every 25 s, one event per entry, fanned out with a gevent Event per table),
+whose entry route only counts, and whose fragment is a few bytes of HTML. Same tables, phones,
+pace and requests.
+
+Reported for each: entry round trip p50/p99; live delay p50/p99 (from the moment the entry's
+answer came back to the moment another phone of that table has fetched its new fragment; each of
+the 4 other phones is a sample); errors; requests/s; server CPU (utime+stime from /proc/<pid>/stat
+over the load, as % of one core) and peak RSS (VmRSS of /proc/<pid>/status, sampled every 0.5 s);
+bytes per phone per minute (bytes read on the stream and the fragment fetches, headers included).
+One asyncio event loop with raw streams drives every connection.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PHONES = 5
+HOST = "127.0.0.1"
+CLK = os.sysconf("SC_CLK_TCK")
+
+
+# ---- a tiny HTTP/1.1 client on asyncio streams -------------------------------------------
+class Conn:
+    """One kept-alive connection; `request` answers (status, headers, body, bytes read)."""
+
+    def __init__(self, port: int):
+        self.port, self.reader, self.writer = port, None, None
+        self.lock = asyncio.Lock()
+
+    async def _open(self):
+        self.reader, self.writer = await asyncio.open_connection(HOST, self.port, limit=1 << 20)
+
+    async def request(self, method: str, path: str, headers: dict | None = None, body: bytes = b""):
+        async with self.lock:
+            for attempt in (0, 1):
+                if self.writer is None:
+                    await self._open()
+                try:
+                    return await _exchange(self.reader, self.writer, method, path, headers or {}, body)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    self.close()
+                    if attempt:
+                        raise
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+async def _send_head(writer, method, path, headers, body):
+    headers = {"Accept-Encoding": "gzip, br", **headers}
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}"] + [f"{k}: {v}" for k, v in headers.items()]
+    if body or method == "POST":
+        lines.append(f"Content-Length: {len(body)}")
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+    await writer.drain()
+
+
+async def _read_head(reader):
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        if ":" in line:
+            k, v = line.split(":", 1)
+            headers[k.strip().lower()] = v.strip()
+    return status, headers, len(head)
+
+
+async def _exchange(reader, writer, method, path, headers, body):
+    await _send_head(writer, method, path, headers, body)
+    status, rh, n = await _read_head(reader)
+    data = b""
+    if rh.get("transfer-encoding", "").lower() == "chunked":
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            size = int(size_line.split(b";")[0], 16)
+            chunk = await reader.readexactly(size + 2)
+            n += len(size_line) + len(chunk)
+            if size == 0:
+                break
+            data += chunk[:-2]
+    elif "content-length" in rh:
+        data = await reader.readexactly(int(rh["content-length"]))
+        n += len(data)
+    elif status not in (204, 304):
+        data = await reader.read()
+        n += len(data)
+    return status, rh, _decode(rh, data), n
+
+
+def _decode(rh: dict, data: bytes) -> bytes:
+    coding = rh.get("content-encoding")
+    if coding == "gzip":
+        return gzip.decompress(data)
+    if coding == "br":
+        import brotli
+        return brotli.decompress(data)
+    return data
+
+
+# ---- what is measured ----------------------------------------------------------------------
+class Stats:
+    def __init__(self):
+        self.entry_rtt, self.delay = [], []
+        self.errors: dict[str, int] = {}
+        self.requests = 0
+        self.rematches = 0
+        self.bytes = 0
+        self.measuring = False
+
+    def error(self, what: str):
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+class Table:
+    def __init__(self, code, game_id, tokens, host_token):
+        self.code, self.game_id, self.tokens, self.host_token = code, game_id, tokens, host_token
+        self.accepted: dict[tuple, tuple[float, int]] = {}  # (game, entry seq) -> (answer came back, seat)
+        self.game_no = 1
+        self.state = None
+
+
+class Phone:
+    def __init__(self, table: Table, seat: int, port: int, stats: Stats, baseline: bool):
+        self.t, self.seat, self.port, self.stats, self.baseline = table, seat, port, stats, baseline
+        self.cookie = f"seat_{table.code}={table.tokens[seat]}"
+        self.conn = Conn(port)
+        self.heard: list[tuple] = []
+        self.reload = False
+        self.wake = asyncio.Event()
+        self.live_url = f"/t/{table.code}/live"
+
+    async def first_load(self):
+        status, rh, body, _ = await self.conn.request("GET", f"/t/{self.t.code}/s/{self.seat}",
+                                                      {"Cookie": self.cookie, "Accept-Encoding": "gzip"})
+        if status != 200:
+            raise RuntimeError(f"first load {status}")
+        m = re.search(rb'sse-connect="([^"]+)"', body)
+        if m:  # the version the page shows, as its stream says it
+            self.live_url = m.group(1).decode().replace("&amp;", "&")
+
+    async def hold_stream(self, stop: float):
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection(HOST, self.port, limit=1 << 20)
+                await _send_head(writer, "GET", self.live_url,
+                                 {"Cookie": self.cookie, "Accept": "text/event-stream",
+                                  "Cache-Control": "no-cache"}, b"")
+                status, rh, n = await _read_head(reader)
+                self.count(n)
+                if status != 200:
+                    raise ConnectionError(f"live {status}")
+                chunked = rh.get("transfer-encoding", "").lower() == "chunked"
+                buf = ""
+                while True:
+                    if chunked:
+                        size_line = await reader.readuntil(b"\r\n")
+                        size = int(size_line.split(b";")[0], 16)
+                        chunk = await reader.readexactly(size + 2)
+                        self.count(len(size_line) + len(chunk))
+                        if size == 0:
+                            raise ConnectionError("stream ended")
+                        buf += chunk[:-2].decode()
+                    else:
+                        chunk = await reader.read(65536)
+                        if not chunk:
+                            raise ConnectionError("stream ended")
+                        self.count(len(chunk))
+                        buf += chunk.decode()
+                    while "\n\n" in buf:
+                        block, buf = buf.split("\n\n", 1)
+                        self.on_block(block)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - counted, then reconnect as EventSource does
+                if time.monotonic() < stop:
+                    self.stats.error(f"stream: {type(exc).__name__} {exc}"[:80])
+                    await asyncio.sleep(1)
+
+    def on_block(self, block: str):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if fields.get("event") in ("table-changed", "refresh") and "id" in fields:
+            self.live_url = re.sub(r"v=[^&]*", "", self.live_url.split("?")[0]) + f"?v={fields['id']}"
+            game_no, seq = fields["id"].split(".")[:2]
+            self.heard.append((int(game_no), int(seq)))
+            self.reload |= fields["event"] == "refresh"  # a rematch: the page loads the new game's page
+            self.wake.set()
+
+    def count(self, n: int):
+        if self.stats.measuring:
+            self.stats.bytes += n
+
+    async def fetch_loop(self):
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            seqs, self.heard = self.heard, []
+            path = f"/t/{self.t.code}/s/{self.seat}" + ("" if self.reload else "/sheet")
+            self.reload = False
+            try:
+                status, _, _, n = await self.conn.request(
+                    "GET", path,
+                    {"Cookie": self.cookie, "HX-Request": "true"})
+            except (ConnectionError, asyncio.IncompleteReadError) as exc:
+                self.stats.error(f"fragment: {type(exc).__name__}")
+                continue
+            done = time.perf_counter()
+            self.count(n)
+            if self.stats.measuring:
+                self.stats.requests += 1
+            if status != 200:
+                self.stats.error(f"fragment {status}")
+                continue
+            for seq in seqs:
+                acc = self.t.accepted.get(seq)
+                if acc and acc[1] != self.seat and self.stats.measuring:
+                    self.stats.delay.append(max(0.0, done - acc[0]))
+
+
+async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float], stop: float,
+                     baseline: bool, rng: random.Random):
+    conn = Conn(port)
+    if not baseline:
+        import companion.games  # noqa: F401 - registers every game
+        from companion.platform.registry import GAMES
+        from tests.contract.playout import legal_choice
+        game = GAMES[t.game_id]
+    await asyncio.sleep(rng.uniform(0, pace[1]))
+    while time.monotonic() < stop:
+        if baseline:
+            seat, entry = rng.randrange(len(t.tokens)), {"kind": "score", "value": rng.randint(0, 30)}
+        else:
+            if game.finished(t.state):  # the host starts a rematch, as a table that plays on does
+                status, _, data, _ = await conn.request("POST", f"/api/tables/{t.code}/rematch",
+                                                        {"Authorization": f"Bearer {t.host_token}"})
+                if status != 201:
+                    stats.error(f"rematch {status}: {data[:60]!r}")
+                    return
+                t.game_no = json.loads(data)["game_no"]
+                t.state = game.new_state(len(t.tokens), game.normalize_options({}))
+                if stats.measuring:
+                    stats.requests += 1
+                    stats.rematches += 1
+            seat, legal = legal_choice(game, t.state, rng)
+            entry = rng.choice(legal)
+        body = json.dumps({**entry, "key": uuid.uuid4().hex}).encode()
+        t0 = time.perf_counter()
+        try:
+            status, _, data, _ = await conn.request(
+                "POST", f"/api/tables/{t.code}/entries",
+                {"Authorization": f"Bearer {t.tokens[seat]}", "Content-Type": "application/json"}, body)
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            stats.error(f"entry: {type(exc).__name__}")
+            await asyncio.sleep(rng.uniform(*pace))
+            continue
+        t1 = time.perf_counter()
+        if status == 201:
+            seq = json.loads(data)["seq"]
+            t.accepted[(t.game_no, seq)] = (t1, seat)
+            if not baseline:
+                t.state = game.apply(t.state, seat, entry)
+        else:
+            stats.error(f"entry {status}: {data[:60]!r}")
+            if not baseline:
+                return  # out of step with the server: this table stops
+        if stats.measuring:
+            stats.entry_rtt.append(t1 - t0)
+            stats.requests += 1
+        await asyncio.sleep(max(0.0, rng.uniform(*pace) - (t1 - t0)))
+
+
+# ---- the server under load -----------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def proc_cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime (fields 14, 15)
+
+
+def proc_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited")
+        try:
+            _, w = await asyncio.open_connection(HOST, port)
+            w.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.2)
+    raise RuntimeError("the server did not start")
+
+
+async def run(label: str, cmd: list[str], env: dict, args, games: list[str], baseline: bool) -> dict:
+    port = free_port()
+    tmp = Path(env["BENCH_TMP"])
+    proc = subprocess.Popen([*cmd, "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=open(tmp / f"{label}.log", "w"), stderr=subprocess.STDOUT)
+    stats, rng = Stats(), random.Random(11)
+    pace = (1.0, 2.0) if args.fast else (20.0, 30.0)
+    try:
+        await wait_up(port, proc)
+        api = Conn(port)
+        tables = []
+        for i in range(args.tables):
+            game_id = games[i % len(games)]
+            for players in (PHONES, 4, 3, 2):  # as many phones as the game seats, up to 5
+                payload = {"game": game_id, "players": [f"P{s + 1}" for s in range(players)]}
+                status, _, data, _ = await api.request("POST", "/api/tables", {"Content-Type": "application/json"},
+                                                       json.dumps(payload).encode())
+                if status != 400 or b"players" not in data:
+                    break
+            if status != 201:
+                raise RuntimeError(f"{game_id}: POST /api/tables answered {status}: {data[:200]!r}")
+            d = json.loads(data)
+            t = Table(d["code"], game_id, [s["token"] for s in d["seats"]], d["host_token"])
+            if not baseline:
+                import companion.games  # noqa: F401 - registers every game
+                from companion.platform.registry import GAMES
+                g = GAMES[game_id]
+                t.state = g.new_state(len(t.tokens), g.normalize_options({}))
+            tables.append(t)
+        phones = [Phone(t, s, port, stats, baseline) for t in tables for s in range(len(t.tokens))]
+        t0 = time.perf_counter()
+        for i in range(0, len(phones), 50):
+            await asyncio.gather(*(p.first_load() for p in phones[i:i + 50]))
+        first_load_s = time.perf_counter() - t0
+        stop = time.monotonic() + args.duration + 5
+        tasks = [asyncio.create_task(p.hold_stream(stop)) for p in phones]
+        tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
+        await asyncio.sleep(2)  # every stream open before the clock starts
+        tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3, baseline,
+                                                 random.Random(rng.random()))) for t in tables]
+        cpu0, w0, peak = proc_cpu(proc.pid), time.perf_counter(), proc_rss_mb(proc.pid)
+        stats.measuring = True
+        end = time.monotonic() + args.duration
+        while time.monotonic() < end:
+            await asyncio.sleep(0.5)
+            peak = max(peak, proc_rss_mb(proc.pid))
+        stats.measuring = False
+        wall, cpu = time.perf_counter() - w0, proc_cpu(proc.pid) - cpu0
+        await asyncio.sleep(1)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "rss": peak,
+                "phones": len(phones), "first_load_s": first_load_s,
+                "games": sorted({t.game_id for t in tables})}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def pct(xs, p):
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1000
+
+
+def report(r: dict) -> dict:
+    s: Stats = r["stats"]
+    row = {"entries": len(s.entry_rtt), "entry_p50": pct(s.entry_rtt, 50), "entry_p99": pct(s.entry_rtt, 99),
+           "delay_n": len(s.delay), "delay_p50": pct(s.delay, 50), "delay_p99": pct(s.delay, 99),
+           "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
+           "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60)}
+    print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
+          f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
+          f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
+          f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B/phone/min | rematches {s.rematches}")
+    for what, n in sorted(s.errors.items()):
+        print(f"          error x{n}: {what}")
+    return row
+
+
+async def amain(args):
+    tmp = Path(tempfile.mkdtemp(prefix="load-"))
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'load.sqlite'}", "SECRET_KEY": "bench",
+           "PYTHONPATH": str(ROOT), "BENCH_TMP": str(tmp)}
+    env.pop("REDIS_URL", None)
+    games = args.games.split(",")
+    try:
+        app = await run("companion", [sys.executable, "-m", "companion", "--host", HOST], env, args, games, False)
+        base = await run("baseline", [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"],
+                         env, args, games, True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
+          f"a turn every {'1-2' if args.fast else '20-30'} s per table; games: {', '.join(app['games'])}; "
+          f"first loads took {app['first_load_s']:.1f} s")
+    a, b = report(app), report(base)
+    print(f"ratio     entry p50 x{a['entry_p50'] / b['entry_p50']:.1f}, live delay p50 x"
+          f"{a['delay_p50'] / b['delay_p50']:.1f}, CPU x{a['cpu'] / max(b['cpu'], 0.01):.1f}, "
+          f"RSS x{a['rss'] / b['rss']:.1f}")
+
+
+# ---- the baseline: a bare WSGI app on the same gevent server ---------------------------------
+def serve_baseline(port: int):
+    from gevent import monkey
+    monkey.patch_all()
+    import gevent
+    from gevent.event import Event
+    from gevent.pywsgi import WSGIServer
+
+    tables: dict[str, dict] = {}
+
+    def app(environ, start_response):
+        path, method = environ["PATH_INFO"], environ["REQUEST_METHOD"]
+        parts = path.strip("/").split("/")
+        if method == "POST" and path == "/api/tables":
+            players = json.loads(environ["wsgi.input"].read())["players"]
+            code = uuid.uuid4().hex[:6].upper()
+            tables[code] = {"seq": 0, "event": Event()}
+            body = json.dumps({"code": code, "host_token": "h", "seats": [
+                {"seat": s, "token": f"tok{s}"} for s in range(len(players))]}).encode()
+            start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            return [body]
+        code = parts[2] if parts[0] == "api" and len(parts) > 2 else parts[1] if len(parts) > 1 else ""
+        t = tables.get(code)
+        if t is None:
+            start_response("404 Not Found", [("Content-Length", "0")])
+            return [b""]
+        if method == "POST":  # an entry: the next version, and every stream of the table hears it
+            environ["wsgi.input"].read()
+            t["seq"] += 1
+            t["event"].set()
+            t["event"] = Event()
+            body = json.dumps({"seq": t["seq"], "version": t["seq"]}).encode()
+            start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            return [body]
+        if parts[-1] == "live":
+            start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
+
+            def stream():
+                yield b"retry: 2000\n\n"
+                seen = t["seq"]
+                while True:
+                    if t["seq"] == seen and not t["event"].wait(25):
+                        yield b":\n\n"
+                        continue
+                    seen = t["seq"]
+                    yield f"id: 1.{seen}.0\nevent: table-changed\ndata: 1.{seen}.0\n\n".encode()
+            return stream()
+        if parts[-1] == "sheet":
+            body = f'<div id="sheet">{t["seq"]}</div>'.encode()
+        else:
+            body = f'<html><div id="live" sse-connect="/t/{code}/live"></div></html>'.encode()
+        start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
+        return [body]
+
+    gevent.get_hub()
+    WSGIServer((HOST, port), app, log=None).serve_forever()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (it stops by itself)")
+    parser.add_argument("--fast", action="store_true", help="a turn every 1-2 s per table (else 20-30 s)")
+    parser.add_argument("--games", default="dicez,score_pad,dice_and_slice,pizza_theory")
+    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--host", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.serve_baseline:
+        serve_baseline(args.port)
+        return
+    sys.path.insert(0, str(ROOT))
+    asyncio.run(amain(args))
+
+
+if __name__ == "__main__":
+    main()
