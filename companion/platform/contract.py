@@ -90,7 +90,6 @@ class Game(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    entry_kinds: ClassVar[tuple[str, ...]]
     # each entry kind -> the fields it may carry besides "kind"; the platform refuses any other
     # field before `apply` sees the entry
     entry_fields: ClassVar[Mapping[str, tuple[str, ...]]]
@@ -100,6 +99,11 @@ class Game(ABC):
     web: Any = None
     # named document collections the game keeps in the platform's store (e.g. editions)
     collections: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def entry_kinds(self) -> tuple[str, ...]:
+        """The kinds of entry the game takes: those it declares fields for."""
+        return tuple(self.entry_fields)
 
     # ---- setting up ----------------------------------------------------------------
     @abstractmethod

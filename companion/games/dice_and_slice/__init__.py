@@ -18,7 +18,6 @@ class DiceAndSlice(EngineGame):
     title = "Dice and Slice"
     min_players = 1
     max_players = 6
-    entry_kinds = tuple(engine.ENTRY_FIELDS)
     entry_fields = engine.ENTRY_FIELDS
     collections = ("editions",)
     web = WEB

@@ -14,7 +14,6 @@ class DiceZ(EngineGame):
     title = "DiceZ"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
-    entry_kinds = tuple(rules.ENTRY_FIELDS)
     entry_fields = rules.ENTRY_FIELDS
     web = WEB
     engine = rules

@@ -16,7 +16,6 @@ class PizzaTheory(EngineGame):
     title = "Pizza Theory"
     min_players = 2
     max_players = 3
-    entry_kinds = tuple(engine.ENTRY_FIELDS)
     entry_fields = engine.ENTRY_FIELDS
     host_kinds = ("cut",)  # the host may enter the revealed dice of a seat that has not chosen
     web = WEB

@@ -15,7 +15,6 @@ class ScorePad(EngineGame):
     title = "Score pad"
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
-    entry_kinds = tuple(rules.ENTRY_FIELDS)
     entry_fields = rules.ENTRY_FIELDS
     web = WEB
     engine = rules
