@@ -511,12 +511,6 @@ class Store:
         self._changed(code)
         return nxt
 
-    def mark_finished(self, code: str, game_no: int, result: dict) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(games_t).where(
-                games_t.c.table_code == code, games_t.c.game_no == game_no,
-                games_t.c.finished_at.is_(None)).values(finished_at=now(), result=result))
-
     # ---- the entry log ----------------------------------------------------
     def version(self, code: str, game_no: int) -> int:
         with self.engine.connect() as conn:

@@ -27,14 +27,6 @@ class Outcome(NamedTuple):
     changes: tuple[tuple[int, int, int, str, int], ...]
 
 
-def masks_of(cells) -> tuple[int, int, int]:
-    m = [0, 0, 0]
-    for i, c in enumerate(cells):
-        if c >= 0:
-            m[c] |= 1 << i
-    return m[0], m[1], m[2]
-
-
 def _decide(slices, counts, ms, safe) -> tuple[list, list[int], list[int]]:
     """Verdict per slice, and per colour the mask of toppings it loses and of spaces it takes over.
 
