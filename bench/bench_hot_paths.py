@@ -135,8 +135,9 @@ def dicez_table(c: Client, players: int, pass_and_play: bool) -> dict:
 def poll_times(port: int, samples: int) -> list[float]:
     c = Client(port)
     table = dicez_table(c, 4, False)
-    status, body, _ = c.request("GET", f"/t/{table['code']}/poll?g=0&v=0&s=0")  # learn the current marker
-    url = re.search(r'hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
+    status, body, _ = c.request("GET", f"/t/{table['code']}/poll?v=0.0.0")  # the answer names the marker
+    assert status == 200, (status, body)
+    url = f"/t/{table['code']}/poll?v={body.strip()}"
 
     def one():
         status, _, t = c.request("GET", url)

@@ -33,7 +33,7 @@ def serve(server: str, host: str, port: int, threads: int) -> None:
     if server == "gevent":
         from gevent import monkey
         monkey.patch_all()
-        from gevent.pywsgi import WSGIServer
+        from companion.server import Server as WSGIServer  # the same server, Nagle off
         WSGIServer((host, port), hello, log=None).serve_forever()
     else:
         from waitress import serve as waitress_serve

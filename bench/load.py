@@ -450,7 +450,7 @@ def serve_baseline(port: int):
     monkey.patch_all()
     import gevent
     from gevent.event import Event
-    from gevent.pywsgi import WSGIServer
+    from companion.server import Server as WSGIServer  # the same server, Nagle off
 
     tables: dict[str, dict] = {}
 

@@ -140,10 +140,10 @@ def raise_open_file_limit() -> None:
 
 def serve(app, host: str, port: int) -> None:
     """gevent's WSGI server: one greenlet per connection, keep-alive, epoll/kqueue (no select() ceiling)."""
-    from gevent.pywsgi import WSGIServer
+    from .server import Server
 
     raise_open_file_limit()
-    server = WSGIServer((host, port), app, log=None)  # no access log: thousands of phones
+    server = Server((host, port), app, log=None)  # no access log: thousands of phones
     try:
         server.serve_forever()
     except KeyboardInterrupt:

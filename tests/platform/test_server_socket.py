@@ -1,0 +1,39 @@
+"""The server's connections send small answers at once (Nagle's algorithm off on each of them).
+
+With Nagle on, gevent's two sends of a small answer (headers, then body) waited for the client's
+delayed acknowledgement on every kept-alive request after the first: about 40 ms a fragment.
+"""
+from __future__ import annotations
+
+import socket as std_socket
+
+import gevent
+from gevent import socket
+
+from companion.server import Server
+
+
+def test_every_accepted_connection_has_nagle_off():
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    phone = socket.create_connection(listener.getsockname())
+    conn, address = listener.accept()
+    option_while_answering = []
+
+    def app(environ, start_response):
+        option_while_answering.append(conn.getsockopt(std_socket.IPPROTO_TCP, std_socket.TCP_NODELAY))
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+        return [b"ok"]
+
+    server = Server(listener, app, log=None)
+    worker = gevent.spawn(server.handle, conn, address)
+    phone.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    answer = b""
+    while chunk := phone.recv(4096):
+        answer += chunk
+    worker.join(timeout=5)
+    phone.close()
+    listener.close()
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
+    assert option_while_answering and option_while_answering[0] != 0
