@@ -140,6 +140,7 @@ class Stats:
         self.entry_rtt, self.delay = [], []
         self.errors: dict[str, int] = {}
         self.requests = 0
+        self.phone_requests = 0  # what the phones themselves ask: stream (re)opens and fragment GETs
         self.rematches = 0
         self.bytes = 0
         self.measuring = False
@@ -184,6 +185,8 @@ class Phone:
                                   "Cache-Control": "no-cache"}, b"")
                 status, rh, n = await _read_head(reader)
                 self.count(n)
+                if self.stats.measuring:
+                    self.stats.phone_requests += 1
                 if status != 200:
                     raise ConnectionError(f"live {status}")
                 chunked = rh.get("transfer-encoding", "").lower() == "chunked"
@@ -244,6 +247,7 @@ class Phone:
             self.count(n)
             if self.stats.measuring:
                 self.stats.requests += 1
+                self.stats.phone_requests += 1
             if status != 200:
                 self.stats.error(f"fragment {status}")
                 continue
@@ -338,10 +342,37 @@ async def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30):
     raise RuntimeError("the server did not start")
 
 
-async def run(label: str, cmd: list[str], env: dict, args, games: list[str], baseline: bool) -> dict:
+def server_command(args, port: int) -> list[str]:
+    """`python -m companion` as a user starts it, or gunicorn with --workers gevent workers."""
+    if args.workers > 1:
+        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+        return [gunicorn, "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(args.workers),
+                "--bind", f"{HOST}:{port}", "companion:create_app()"]
+    return [sys.executable, "-m", "companion", "--host", HOST, "--port", str(port)]
+
+
+def process_tree(pid: int) -> list[int]:
+    """The server and its worker processes (gunicorn forks them)."""
+    pids = [pid]
+    for p in pids:
+        for task in Path(f"/proc/{p}/task").iterdir():
+            children = (task / "children").read_text().split() if (task / "children").exists() else []
+            pids += [int(c) for c in children]
+    return pids
+
+
+def tree_cpu(pid: int) -> float:
+    return sum(proc_cpu(p) for p in process_tree(pid))
+
+
+def tree_rss_mb(pid: int) -> float:
+    return sum(proc_rss_mb(p) for p in process_tree(pid))
+
+
+async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool) -> dict:
     port = free_port()
     tmp = Path(env["BENCH_TMP"])
-    proc = subprocess.Popen([*cmd, "--port", str(port)], cwd=ROOT, env=env,
+    proc = subprocess.Popen(cmd(port), cwd=ROOT, env=env,
                             stdout=open(tmp / f"{label}.log", "w"), stderr=subprocess.STDOUT)
     stats, rng = Stats(), random.Random(11)
     pace = (1.0, 2.0) if args.fast else (20.0, 30.0)
@@ -376,16 +407,17 @@ async def run(label: str, cmd: list[str], env: dict, args, games: list[str], bas
         tasks = [asyncio.create_task(p.hold_stream(stop)) for p in phones]
         tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
         await asyncio.sleep(2)  # every stream open before the clock starts
-        tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3, baseline,
-                                                 random.Random(rng.random()))) for t in tables]
-        cpu0, w0, peak = proc_cpu(proc.pid), time.perf_counter(), proc_rss_mb(proc.pid)
+        if not args.idle:
+            tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3, baseline,
+                                                     random.Random(rng.random()))) for t in tables]
+        cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
         stats.measuring = True
         end = time.monotonic() + args.duration
         while time.monotonic() < end:
             await asyncio.sleep(0.5)
-            peak = max(peak, proc_rss_mb(proc.pid))
+            peak = max(peak, tree_rss_mb(proc.pid))
         stats.measuring = False
-        wall, cpu = time.perf_counter() - w0, proc_cpu(proc.pid) - cpu0
+        wall, cpu = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0
         await asyncio.sleep(1)
         for task in tasks:
             task.cancel()
@@ -413,11 +445,13 @@ def report(r: dict) -> dict:
     row = {"entries": len(s.entry_rtt), "entry_p50": pct(s.entry_rtt, 50), "entry_p99": pct(s.entry_rtt, 99),
            "delay_n": len(s.delay), "delay_p50": pct(s.delay, 50), "delay_p99": pct(s.delay, 99),
            "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
-           "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60)}
+           "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60),
+           "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60)}
     print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
-          f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B/phone/min | rematches {s.rematches}")
+          f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B and {row['rpm']:.2f} requests /phone/min "
+          f"| rematches {s.rematches}")
     for what, n in sorted(s.errors.items()):
         print(f"          error x{n}: {what}")
     return row
@@ -425,23 +459,51 @@ def report(r: dict) -> dict:
 
 async def amain(args):
     tmp = Path(tempfile.mkdtemp(prefix="load-"))
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'load.sqlite'}", "SECRET_KEY": "bench",
+    database, drop_schema = database_for(args, tmp)
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "BENCH_TMP": str(tmp)}
     env.pop("REDIS_URL", None)
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
     games = args.games.split(",")
+    baseline_cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"]
     try:
-        app = await run("companion", [sys.executable, "-m", "companion", "--host", HOST], env, args, games, False)
-        base = await run("baseline", [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"],
-                         env, args, games, True)
+        app = await run("companion", lambda port: server_command(args, port), env, args, games, False)
+        base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
     finally:
+        drop_schema()
         shutil.rmtree(tmp, ignore_errors=True)
+    print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
     print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
-          f"a turn every {'1-2' if args.fast else '20-30'} s per table; games: {', '.join(app['games'])}; "
+          f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
           f"first loads took {app['first_load_s']:.1f} s")
     a, b = report(app), report(base)
+    if args.idle:
+        return
     print(f"ratio     entry p50 x{a['entry_p50'] / b['entry_p50']:.1f}, live delay p50 x"
           f"{a['delay_p50'] / b['delay_p50']:.1f}, CPU x{a['cpu'] / max(b['cpu'], 0.01):.1f}, "
           f"RSS x{a['rss'] / b['rss']:.1f}")
+
+
+def database_for(args, tmp: Path):
+    """SQLite in the temporary folder, or a fresh schema of its own on the --database-url server."""
+    if not args.database_url:
+        return f"sqlite:///{tmp / 'load.sqlite'}", lambda: None
+    from sqlalchemy import create_engine, text
+
+    from companion.platform.storage import normalize_url
+    base = normalize_url(args.database_url)
+    schema = f"load_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop():
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+    sep = "&" if "?" in base else "?"
+    return f"{base}{sep}options=-csearch_path%3D{schema}", drop
 
 
 # ---- the baseline: a bare WSGI app on the same gevent server ---------------------------------
@@ -508,6 +570,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (it stops by itself)")
     parser.add_argument("--fast", action="store_true", help="a turn every 1-2 s per table (else 20-30 s)")
     parser.add_argument("--games", default="dicez,score_pad,dice_and_slice,pizza_theory")
+    parser.add_argument("--idle", action="store_true", help="no entries: what phones cost that only hold a stream")
+    parser.add_argument("--workers", type=int, default=1, help="over 1: gunicorn with this many gevent workers")
+    parser.add_argument("--database-url", help="e.g. postgresql://postgres@127.0.0.1:5432/test (else SQLite)")
+    parser.add_argument("--redis-url", help="REDIS_URL for the server (fan-out through Redis)")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--host", help=argparse.SUPPRESS)

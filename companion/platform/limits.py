@@ -7,6 +7,8 @@ what the limits leave a guesser.
 from __future__ import annotations
 
 import functools
+import math
+import time
 
 from flask import Flask, request
 from flask_limiter import Limiter
@@ -36,7 +38,9 @@ def _table_of_pin_form() -> str:
 
 def install_limits(app: Flask) -> Limiter:
     """Attach this app's own limiter (each app counts on its own, as each test app must)."""
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # no X-RateLimit-* headers on every answer (about 100 bytes each, and a phone never meets a limit):
+    # only a refused request says when to try again (retry_after_header)
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # if Redis cannot be reached, count in this process rather than refuse every request
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app, application_limits=[NOT_FOUND_PER_CLIENT],
@@ -46,7 +50,17 @@ def install_limits(app: Flask) -> Limiter:
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)
     app.view_functions[PIN_ENDPOINT] = view
     app.extensions["companion_limiter"] = limiter
+    app.after_request(functools.partial(retry_after_header, limiter))
     return limiter
+
+
+def retry_after_header(limiter: Limiter, response):
+    """after_request: a 429 says in how many seconds the limit it met opens again."""
+    if response.status_code == 429 and "Retry-After" not in response.headers:
+        met = limiter.current_limit
+        wait = math.ceil(met.reset_at - time.time()) if met else 60
+        response.headers["Retry-After"] = str(max(1, wait))
+    return response
 
 
 def _own_copy(view):

@@ -264,3 +264,10 @@ def test_every_entry_keeps_the_device_that_wrote_it(client, app, store):
     entries = store.entries(table["code"], 1)
     assert [e.device for e in entries] == [fingerprint(table["seats"][0]["token"]),
                                           fingerprint(phone.get_cookie(f"seat_{table['code']}").value)]
+
+
+def test_answers_under_every_limit_carry_no_rate_limit_headers(client):
+    """A phone never meets a limit: its answers spend no bytes on counting headers."""
+    resp = client.get("/")
+    assert resp.status_code == 200
+    assert not [name for name in resp.headers.keys() if name.lower().startswith(("x-ratelimit", "retry-after"))]
