@@ -10,8 +10,10 @@ the live stream of that page (/t/<code>/live?v=<version>, server-sent events), a
 `table-changed` event a GET of its sheet fragment /t/<code>/s/<seat>/sheet (one at a time; a change
 heard while one is out makes one more after it, as static/app.js does). Each table makes a turn every
 20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
-(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice, on a copy of the
-state kept here), posted through the JSON API with that seat's token.
+(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted through the
+JSON API with that seat's token. The turns are planned before the load starts (`plan_turns`, a
+rematch where a game ends): choosing them while measuring took the load generator's own core at
+500 tables and more, and its delays were then counted as the server's.
 
 Then the same load shape against a bare baseline on the same server software (gevent.pywsgi),
 this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a real SSE stream
@@ -154,7 +156,7 @@ class Table:
         self.code, self.game_id, self.tokens, self.host_token = code, game_id, tokens, host_token
         self.accepted: dict[tuple, tuple[float, int]] = {}  # (game, entry seq) -> (answer came back, seat)
         self.game_no = 1
-        self.state = None
+        self.turns: list = []  # planned before the load: see plan_turns
 
 
 class Phone:
@@ -257,32 +259,55 @@ class Phone:
                     self.stats.delay.append(max(0.0, done - acc[0]))
 
 
+def players_of(game_id: str) -> int:
+    """As many phones as the game seats, up to PHONES."""
+    import companion.games  # noqa: F401 - registers every game
+    from companion.platform.registry import GAMES
+    return min(PHONES, GAMES[game_id].max_players)
+
+
+def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random) -> list:
+    """The table's next `count` turns, chosen before the load starts (so the load generator spends no
+    time on the rules while it measures): (seat, entry) from the game's own legal entries, or None
+    where the game is over and the host starts a rematch. The baseline's entries only count."""
+    if game_id is None:
+        return [(rng.randrange(players), {"kind": "score", "value": rng.randint(0, 30)}) for _ in range(count)]
+    import companion.games  # noqa: F401 - registers every game
+    from companion.platform.registry import GAMES
+    from tests.contract.playout import legal_choice
+    game = GAMES[game_id]
+    state, turns = game.new_state(players, game.normalize_options({})), []
+    while len(turns) < count:
+        if game.finished(state):
+            turns.append(None)
+            state = game.new_state(players, game.normalize_options({}))
+            continue
+        seat, legal = legal_choice(game, state, rng)
+        entry = rng.choice(legal)
+        state = game.apply(state, seat, entry)
+        turns.append((seat, entry))
+    return turns
+
+
 async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float], stop: float,
-                     baseline: bool, rng: random.Random):
+                     rng: random.Random):
     conn = Conn(port)
-    if not baseline:
-        import companion.games  # noqa: F401 - registers every game
-        from companion.platform.registry import GAMES
-        from tests.contract.playout import legal_choice
-        game = GAMES[t.game_id]
     await asyncio.sleep(rng.uniform(0, pace[1]))
-    while time.monotonic() < stop:
-        if baseline:
-            seat, entry = rng.randrange(len(t.tokens)), {"kind": "score", "value": rng.randint(0, 30)}
-        else:
-            if game.finished(t.state):  # the host starts a rematch, as a table that plays on does
-                status, _, data, _ = await conn.request("POST", f"/api/tables/{t.code}/rematch",
-                                                        {"Authorization": f"Bearer {t.host_token}"})
-                if status != 201:
-                    stats.error(f"rematch {status}: {data[:60]!r}")
-                    return
-                t.game_no = json.loads(data)["game_no"]
-                t.state = game.new_state(len(t.tokens), game.normalize_options({}))
-                if stats.measuring:
-                    stats.requests += 1
-                    stats.rematches += 1
-            seat, legal = legal_choice(game, t.state, rng)
-            entry = rng.choice(legal)
+    for turn in t.turns:
+        if time.monotonic() >= stop:
+            return
+        if turn is None:  # the host starts a rematch, as a table that plays on does
+            status, _, data, _ = await conn.request("POST", f"/api/tables/{t.code}/rematch",
+                                                    {"Authorization": f"Bearer {t.host_token}"})
+            if status != 201:
+                stats.error(f"rematch {status}: {data[:60]!r}")
+                return
+            t.game_no = json.loads(data)["game_no"]
+            if stats.measuring:
+                stats.requests += 1
+                stats.rematches += 1
+            continue
+        seat, entry = turn
         body = json.dumps({**entry, "key": uuid.uuid4().hex}).encode()
         t0 = time.perf_counter()
         try:
@@ -291,18 +316,12 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
                 {"Authorization": f"Bearer {t.tokens[seat]}", "Content-Type": "application/json"}, body)
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             stats.error(f"entry: {type(exc).__name__}")
-            await asyncio.sleep(rng.uniform(*pace))
-            continue
+            return  # the planned turns after it would be out of step with the server
         t1 = time.perf_counter()
-        if status == 201:
-            seq = json.loads(data)["seq"]
-            t.accepted[(t.game_no, seq)] = (t1, seat)
-            if not baseline:
-                t.state = game.apply(t.state, seat, entry)
-        else:
+        if status != 201:
             stats.error(f"entry {status}: {data[:60]!r}")
-            if not baseline:
-                return  # out of step with the server: this table stops
+            return
+        t.accepted[(t.game_no, json.loads(data)["seq"])] = (t1, seat)
         if stats.measuring:
             stats.entry_rtt.append(t1 - t0)
             stats.requests += 1
@@ -376,27 +395,23 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
                             stdout=open(tmp / f"{label}.log", "w"), stderr=subprocess.STDOUT)
     stats, rng = Stats(), random.Random(11)
     pace = (1.0, 2.0) if args.fast else (20.0, 30.0)
+    turns = int(args.duration / pace[0]) + 3
+    plans = [plan_turns(None if baseline else games[i % len(games)], players_of(games[i % len(games)]), turns,
+                        random.Random(rng.random())) for i in range(args.tables)]
     try:
         await wait_up(port, proc)
         api = Conn(port)
         tables = []
         for i in range(args.tables):
             game_id = games[i % len(games)]
-            for players in (PHONES, 4, 3, 2):  # as many phones as the game seats, up to 5
-                payload = {"game": game_id, "players": [f"P{s + 1}" for s in range(players)]}
-                status, _, data, _ = await api.request("POST", "/api/tables", {"Content-Type": "application/json"},
-                                                       json.dumps(payload).encode())
-                if status != 400 or b"players" not in data:
-                    break
+            payload = {"game": game_id, "players": [f"P{s + 1}" for s in range(players_of(game_id))]}
+            status, _, data, _ = await api.request("POST", "/api/tables", {"Content-Type": "application/json"},
+                                                   json.dumps(payload).encode())
             if status != 201:
                 raise RuntimeError(f"{game_id}: POST /api/tables answered {status}: {data[:200]!r}")
             d = json.loads(data)
             t = Table(d["code"], game_id, [s["token"] for s in d["seats"]], d["host_token"])
-            if not baseline:
-                import companion.games  # noqa: F401 - registers every game
-                from companion.platform.registry import GAMES
-                g = GAMES[game_id]
-                t.state = g.new_state(len(t.tokens), g.normalize_options({}))
+            t.turns = plans[i]
             tables.append(t)
         phones = [Phone(t, s, port, stats, baseline) for t in tables for s in range(len(t.tokens))]
         t0 = time.perf_counter()
@@ -408,7 +423,7 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
         tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
         await asyncio.sleep(2)  # every stream open before the clock starts
         if not args.idle:
-            tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3, baseline,
+            tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3,
                                                      random.Random(rng.random()))) for t in tables]
         cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
         stats.measuring = True
