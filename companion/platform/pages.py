@@ -349,8 +349,10 @@ def _table_vars() -> dict:
 
 @pages.get("/t/<code>/view")
 def table_view(code):
-    return render_template("table/view.html", join_url=invite_url(g.table) if g.invited else None,
-                           **_table_vars())
+    # the join code is shown while someone may still need it: a free seat at a table of phones
+    table = g.table
+    joining = g.invited and not table.pass_and_play and any(not s.claimed for s in table.seats)
+    return render_template("table/view.html", join_url=invite_url(table) if joining else None, **_table_vars())
 
 
 @pages.get("/t/<code>/board")
