@@ -151,3 +151,21 @@ def test_the_host_screen_names_the_winners_at_the_end(servers, browser, tables, 
     assert "Rematch" in page.locator("#host-game").inner_text()
     page.screenshot(path=str(ARTIFACTS / f"host-{game_id}-final.png"), full_page=True)
     ctx.close()
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_while_seats_are_free_the_join_code_shares_the_screen_without_scrolling(servers, browser, game_id):
+    base = servers[0]
+    players = GAMES[game_id].max_players
+    table = _api(base, "/api/tables", {"game": game_id, "players": NAMES[:players], "seat_tokens": False})
+    ctx = _screen(browser, base, table, "tablet")
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    page.wait_for_load_state("load")
+    assert page.locator(".join-aside img").is_visible()
+    assert f"PIN {table['pin']}" in page.locator(".join-aside").inner_text()
+    fit = page.evaluate(OVERFLOW)
+    assert fit["width"] <= 1024 and fit["height"] <= 768 and not fit["cut"], fit
+    assert page.evaluate(SMALLEST) >= SMALLEST_TYPE["tablet"]
+    page.screenshot(path=str(ARTIFACTS / f"table-view-{game_id}-joining-tablet.png"))
+    ctx.close()
