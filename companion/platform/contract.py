@@ -146,6 +146,13 @@ class Game(ABC):
         """Is this logged entry still hidden from `viewer`? (a choice kept secret until a reveal)"""
         return False
 
+    def describe(self, entry_seat: int | None, entry: dict, before: State, after: State,
+                 names: list[str]) -> str | None:
+        """What a logged entry did, in one sentence for the table ("Ann scored 25 in Full House");
+        `before` and `after` are the states around it, `names` the seats' names. The platform asks
+        only about entries `secret` does not hide from the viewer. None: nothing worth saying."""
+        return None
+
     # ---- progress and result ---------------------------------------------------------
     @abstractmethod
     def waiting_for(self, state: State) -> list[int]:

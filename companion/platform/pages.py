@@ -20,7 +20,7 @@ from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_nu
                       store, valid_code)
 from .contract import RuleError, Viewer
 from .live import Live, format_marker, parse_marker, stream
-from .play import TableError, new_table, record, visible_log
+from .play import TableError, last_entry, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
 
@@ -73,8 +73,7 @@ def announce_table(code: str, title: str, url: str) -> None:
 def host(code):
     if not g.host:
         abort(403, "Only the phone that started this table can open the host screen.")
-    return render_template("table/host.html", join_url=invite_url(g.table),
-                           **_page_vars(play_context(screen_viewer())))
+    return render_template("table/host.html", join_url=invite_url(g.table), **_screen_vars(play_context(screen_viewer())))
 
 
 @pages.post("/t/<code>/host/pass-and-play")
@@ -337,15 +336,23 @@ def live_vars(table, rep) -> dict:
             "poll_url": url_for("pages.poll", code=table.code)}
 
 
+def _screen_vars(ctx: PlayContext) -> dict:
+    """What the pages of the whole table (the table view, the host screen) get: the page's own, and
+    the latest entry in words, as this screen may be told it."""
+    return {**_page_vars(ctx), "last_entry": last_entry(ctx.replay, ctx.viewer, ctx.names)}
+
+
 def _table_vars() -> dict:
     ctx = play_context(screen_viewer())
-    return {**ctx.game.web.table_context(ctx), **_page_vars(ctx)}
+    return {**ctx.game.web.table_context(ctx), **_screen_vars(ctx)}
 
 
 @pages.get("/t/<code>/view")
 def table_view(code):
-    return render_template("table/view.html", join_url=invite_url(g.table) if g.invited else None,
-                           **_table_vars())
+    # the join code is shown while someone may still need it: a free seat at a table of phones
+    table = g.table
+    joining = g.invited and not table.pass_and_play and any(not s.claimed for s in table.seats)
+    return render_template("table/view.html", join_url=invite_url(table) if joining else None, **_table_vars())
 
 
 @pages.get("/t/<code>/board")

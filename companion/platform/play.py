@@ -267,6 +267,37 @@ def visible_log(rep: Replay, viewer: Viewer) -> list[dict]:
     return out
 
 
+def last_entry_text(game: Game, latest_first, now, viewer: Viewer, names: list[str]) -> str | None:
+    """The latest entry `viewer` may see, in the game's words. `latest_first` gives (seat, entry,
+    before, after) from the newest entry back; one still kept secret from the viewer is passed over,
+    never told."""
+    for seat, entry, before, after in latest_first:
+        if game.secret(seat, entry, before, now, viewer):
+            continue
+        text = game.describe(seat, entry, before, after, names)
+        if text:
+            return text
+    return None
+
+
+def steps_latest_first(rep: Replay):
+    """(seat, entry, before, after) for each entry that counts, the newest first (made as asked for:
+    most pages need only the last one)."""
+    after = rep.state
+    for i in range(len(rep.effective) - 1, -1, -1):
+        e, before = rep.effective[i], rep.before[i]
+        yield e.seat, e.as_entry(), before, after
+        after = before
+
+
+def last_entry(rep: Replay, viewer: Viewer, names: list[str]) -> str | None:
+    """What the table's latest entry did, as `viewer` may be told (an undo says only who took one back)."""
+    if rep.entries and rep.entries[-1].kind == UNDO:
+        seat = rep.entries[-1].seat
+        return f"{names[seat]} took back an entry." if seat is not None and 0 <= seat < len(names) else None
+    return last_entry_text(rep.game, steps_latest_first(rep), rep.state, viewer, names)
+
+
 def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False,
               seats_taken: bool = False) -> TableInfo:
     game = get_game(game_id)

@@ -7,6 +7,7 @@ import random
 from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
+from .describe import describe
 from .rules import engine
 from .rules.edition import DIE_NAMES
 from .rules.geometry import DOT_H, DOT_W
@@ -28,6 +29,9 @@ class DiceAndSlice(EngineGame):
 
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
+
+    def describe(self, entry_seat, entry, before, after, names):
+        return describe(entry_seat, entry, before, after, names)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         """What the dice in the tower might show, and a dot tapped somewhere on the sheet (for the

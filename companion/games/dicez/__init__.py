@@ -6,6 +6,7 @@ import random
 from companion.platform.contract import EngineGame, RuleError, Viewer
 
 from . import rules
+from .describe import describe
 from .web import WEB
 
 
@@ -23,6 +24,9 @@ class DiceZ(EngineGame):
 
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
+
+    def describe(self, entry_seat, entry, before, after, names):
+        return describe(entry_seat, entry, before, after, names)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         return {"dice": [rng.randint(1, 6) for _ in range(rules.DICE_PER_ROLL)]}

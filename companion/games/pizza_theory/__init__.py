@@ -7,6 +7,7 @@ import random
 from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
+from .describe import describe
 from .rules import engine
 from .web import WEB
 
@@ -30,6 +31,9 @@ class PizzaTheory(EngineGame):
 
     def secret(self, entry_seat, entry, before, now, viewer: Viewer):
         return engine.secret(entry_seat, entry, before, now, viewer.private_seat)
+
+    def describe(self, entry_seat, entry, before, after, names):
+        return describe(entry_seat, entry, before, after, names)
 
     def undo_refusal(self, seat, entry, before, now):
         return engine.undo_refusal(seat, entry, before, now)

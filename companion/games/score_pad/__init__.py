@@ -7,6 +7,7 @@ import random
 from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
+from .describe import describe
 from .web import WEB
 
 
@@ -27,6 +28,9 @@ class ScorePad(EngineGame):
 
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
+
+    def describe(self, entry_seat, entry, before, after, names):
+        return describe(entry_seat, entry, before, after, names)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         # what a round of most card or dice games might bring, now and then a loss

@@ -1,0 +1,58 @@
+"""Dice and Slice entries in words, for the table view's "last entry" line."""
+from __future__ import annotations
+
+from .rules import engine
+
+
+def _points_and_bonuses(seat: int, before: engine.State, after: engine.State) -> str:
+    """What a marking earned: points, a topping bonus, bonus dots to place."""
+    parts = []
+    gained = engine.breakdown(after, seat)["total"] - engine.breakdown(before, seat)["total"]
+    if gained:
+        parts.append(f"{gained:+d} points")
+    for i in after.seats[seat].bonuses[len(before.seats[seat].bonuses):]:
+        bonus = after.edition.bonuses[i]
+        parts.append(f"the {' + '.join(bonus.toppings)} bonus")
+    waiting = len(after.seats[seat].pending)
+    if waiting > len(before.seats[seat].pending):
+        parts.append(f"{waiting} bonus dot{'s' if waiting > 1 else ''} to place")
+    return f", {' and '.join(parts)}" if parts else ""
+
+
+def _place(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    die = before.die_for(seat)
+    return f"{name} placed die {die}'s {len(before.face_for(seat))}-dot pattern{_points_and_bonuses(seat, before, after)}."
+
+
+def _bonus_dot(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    used = before.seats[seat].crossed ^ after.seats[seat].crossed
+    kinds = before.edition.toppings(before.side)
+    topping = f" for the {kinds[next(iter(used))]}" if used else ""
+    return f"{name} placed a bonus dot{topping}{_points_and_bonuses(seat, before, after)}."
+
+
+def _roll(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    a, b = after.faces
+    return f"{name} rolled: die A shows face {a}, die B face {b}."
+
+
+def _choose(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    other = "B" if after.chosen == "A" else "A"
+    return f"{name} chose die {after.chosen}; everyone else uses die {other}."
+
+
+def _skip(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    return f"{name} let the remaining bonus dots go."
+
+
+def _pass(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
+    return f"{name} had no room for die {before.die_for(seat)} and passed."
+
+
+_WORDS = {"roll": _roll, "choose": _choose, "place": _place, "bonus_dot": _bonus_dot, "skip_bonus": _skip,
+          "pass": _pass}
+
+
+def describe(seat: int, entry: dict, before: engine.State, after: engine.State, names: list[str]) -> str | None:
+    words = _WORDS.get(entry.get("kind"))
+    return words(names[seat], seat, entry, before, after) if words else None

@@ -1,0 +1,171 @@
+"""The table view on a TV (1920 x 1080) and on a tablet in landscape (1024 x 768), for every game
+at its largest table, part way through a game and at its end: everything on one screen with no
+scrolling, names and totals large enough to read across a room, whose turn it is, the last entry
+in words, the winners at the end; and the host screen names the winners. Screenshots of each go
+to test-artifacts/ for a person to look at."""
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+
+import pytest
+
+from companion.platform.registry import GAMES
+from tests.browser_fixtures import ROOT
+from tests.contract.playout import Step, playout
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = ROOT / "test-artifacts"
+SCREENS = {"tv": (1920, 1080), "tablet": (1024, 768)}
+# the smallest type for a name or a total on each screen, in CSS pixels
+SMALLEST_TYPE = {"tv": 20, "tablet": 15}
+NAMES = ["Alexandra", "Benjamin", "Charlotte", "Dominic", "Eleanor", "Frederick", "Georgina", "Harrison",
+         "Isabella", "Jonathan", "Katherine", "Leopold"]
+SCORE_PAD_ROUNDS = 16
+
+
+def _api(base: str, path: str, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers)) as resp:
+        return json.loads(resp.read())
+
+
+def _score_pad_steps(players: int, rng: random.Random) -> list[Step]:
+    """A pad of many rounds, as a long evening fills it (a random playout finishes it early)."""
+    game = GAMES["score_pad"]
+    state = game.new_state(players, game.normalize_options({"rounds": SCORE_PAD_ROUNDS}))
+    steps = []
+    for _ in range(SCORE_PAD_ROUNDS):
+        for seat in range(players):
+            entry = {"kind": "score", "points": rng.randint(-5, 40)}
+            after = game.apply(state, seat, entry)
+            steps.append(Step(seat, entry, state, after))
+            state = after
+    return steps
+
+
+def played_table(base: str, game_id: str, share: float, seed: int = 5) -> dict:
+    """A table of the game's largest size, `share` of the way through a game played by the rules
+    (1.0: to its end), entered through the API of a running server; it keeps its host token."""
+    game = GAMES[game_id]
+    players = game.max_players
+    rng = random.Random(seed)
+    options = {"rounds": SCORE_PAD_ROUNDS} if game_id == "score_pad" else {}
+    steps = _score_pad_steps(players, rng) if game_id == "score_pad" else playout(game, players, rng)[1]
+    table = _api(base, "/api/tables", {"game": game_id, "players": NAMES[:players], "options": options})
+    for step in steps[:len(steps) if share >= 1 else int(len(steps) * share)]:
+        _api(base, f"/api/tables/{table['code']}/entries", step.entry, table["seats"][step.seat]["token"])
+    table["state"] = _api(base, f"/api/tables/{table['code']}")
+    return table
+
+
+@pytest.fixture(scope="module")
+def tables(servers):
+    """Each game's table, part way and at the end, made once for every screen size."""
+    base = servers[0]
+    return {(game_id, stage): played_table(base, game_id, share)
+            for game_id in GAMES for stage, share in (("playing", 0.6), ("final", 1.0))}
+
+
+def _screen(browser, base: str, table: dict, size: str):
+    width, height = SCREENS[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.add_cookies([{"name": f"host_{table['code']}", "value": table["host_token"], "url": base}])
+    ctx.set_default_timeout(10_000)
+    return ctx
+
+
+OVERFLOW = """() => {
+  const root = document.documentElement;
+  const cut = [...document.querySelectorAll('body *')].filter(e => {
+    const s = getComputedStyle(e);
+    return /(auto|scroll|hidden)/.test(s.overflowX + s.overflowY) && e.tagName !== 'svg'
+      && !e.closest('[hidden], details:not([open]) > :not(summary)')
+      && (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+      && !e.matches('th, th *, td, td *, figcaption *');
+  }).map(e => e.tagName + '.' + e.className);
+  return {width: root.scrollWidth, height: root.scrollHeight, cut};
+}"""
+SMALLEST = """() => Math.min(...[...document.querySelectorAll('#board .tv-name, #board .tv-total')]
+  .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
+
+
+@pytest.mark.parametrize("size", list(SCREENS))
+@pytest.mark.parametrize("stage", ["playing", "final"])
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_the_table_view_fits_one_screen_and_reads_across_the_room(servers, browser, tables, game_id, stage, size):
+    base = servers[0]
+    table = tables[(game_id, stage)]
+    state = table["state"]
+    players = GAMES[game_id].max_players
+    ctx = _screen(browser, base, table, size)
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    page.wait_for_load_state("load")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"table-view-{game_id}-{stage}-{size}.png"))
+    width, height = SCREENS[size]
+    fit = page.evaluate(OVERFLOW)
+    assert fit["width"] <= width and fit["height"] <= height, f"the page scrolls: {fit}"
+    assert not fit["cut"], f"parts of the view scroll or are cut off: {fit['cut']}"
+    board = page.locator("#board")
+    # every player's name and total is on the screen, none smaller than the room can read
+    assert page.locator("#board .tv-name").count() >= players
+    assert page.locator("#board .tv-total").count() >= players
+    assert page.evaluate(SMALLEST) >= SMALLEST_TYPE[size]
+    for name in NAMES[:players]:
+        assert name in board.inner_text()
+    last = page.locator('[data-testid="last-entry"]')
+    assert last.is_visible() and last.inner_text().startswith("Last:")
+    assert any(name in last.inner_text() for name in NAMES[:players])
+    if stage == "final":
+        assert state["finished"]
+        winners = page.locator('[data-testid="winners"]').inner_text()
+        assert state["winners"] and all(NAMES[w] in winners for w in state["winners"])
+        assert all(NAMES[s] not in winners for s in range(players) if s not in state["winners"])
+    else:
+        assert not state["finished"]
+        waiting = [NAMES[s] for s in state["waiting_for"]]
+        turn = page.locator('[data-testid="whose-turn"], [data-testid="waiting"]').first.inner_text()
+        assert waiting and (all(n in turn for n in waiting) or (turn == "Waiting for everyone."
+                                                                and len(waiting) == players))
+    ctx.close()
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_the_host_screen_names_the_winners_at_the_end(servers, browser, tables, game_id):
+    base = servers[0]
+    table = tables[(game_id, "final")]
+    ctx = _screen(browser, base, table, "tablet")
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/host")
+    winners = page.locator('[data-testid="host-winners"]')
+    assert winners.is_visible()
+    for seat in table["state"]["winners"]:
+        assert NAMES[seat] in winners.inner_text()
+    assert "Rematch" in page.locator("#host-game").inner_text()
+    page.screenshot(path=str(ARTIFACTS / f"host-{game_id}-final.png"), full_page=True)
+    ctx.close()
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_while_seats_are_free_the_join_code_shares_the_screen_without_scrolling(servers, browser, game_id):
+    base = servers[0]
+    players = GAMES[game_id].max_players
+    table = _api(base, "/api/tables", {"game": game_id, "players": NAMES[:players], "seat_tokens": False})
+    ctx = _screen(browser, base, table, "tablet")
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    page.wait_for_load_state("load")
+    assert page.locator(".join-aside img").is_visible()
+    assert f"PIN {table['pin']}" in page.locator(".join-aside").inner_text()
+    fit = page.evaluate(OVERFLOW)
+    assert fit["width"] <= 1024 and fit["height"] <= 768 and not fit["cut"], fit
+    assert page.evaluate(SMALLEST) >= SMALLEST_TYPE["tablet"]
+    page.screenshot(path=str(ARTIFACTS / f"table-view-{game_id}-joining-tablet.png"))
+    ctx.close()
