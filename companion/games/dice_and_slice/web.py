@@ -212,15 +212,26 @@ def table_context(ctx) -> dict:
 
 
 # ---- the start form ------------------------------------------------------------------------------
+def _first(form) -> int | str:
+    """Who starts (DS-3): "random", or the seat of the n-th name on the start form."""
+    raw = (form.get("dice_and_slice_first") or "0").strip()
+    if raw == "random":
+        return raw
+    if raw.isdigit() and len(raw) == 1:
+        return int(raw)
+    raise RuleError("Choose who starts: one of the players, or at random.")
+
+
 def create_options(form, players) -> dict:
     side = form.get("dice_and_slice_side") or "A"  # normalize_options refuses anything but A or B
+    first = _first(form)
     name = (form.get("dice_and_slice_edition") or "default").strip()
     if name == "default":
-        return {"edition": "default", "side": side}  # normalize_options stores the default's data
+        return {"edition": "default", "side": side, "first": first}  # normalize_options stores the default's data
     data = editions.edition_data(name)
     if data is None:
         raise RuleError(f"There is no edition called {name!r}.")
-    return {"edition": data, "side": side}
+    return {"edition": data, "side": side, "first": first}
 
 
 WEB = GameWeb(
