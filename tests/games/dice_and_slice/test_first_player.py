@@ -76,3 +76,27 @@ def test_ds3_random_starts_differ_between_tables_and_stay_put_in_each(client):
         assert again["active"] == first and again["phase"] == "choose"
         assert [e["kind"] for e in log(client, table["code"])] == ["roll"]
     assert len(actives) > 1  # 12 tables all starting with one seat of three: about 1 in 59,000
+
+
+def test_ds3_the_start_form_names_who_starts_or_asks_for_a_random_pick(client, store):
+    from tests.helpers import start_table_page
+
+    home = client.get("/").get_data(as_text=True)
+    assert 'name="dice_and_slice_first"' in home and "most recently ate pizza" in home
+    code = start_table_page(client, game=GAME, player0="Ann", player1="Ben", player2="Cy", dice_and_slice_first="1")
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["active"] == 1 and store.table(code).options["first"] == 1
+    code = start_table_page(client, game=GAME, player0="Ann", player1="Ben", dice_and_slice_first="random")
+    options = store.table(code).options
+    assert options["first"] == "random" and client.get(f"/api/tables/{code}").get_json()["view"]["active"] == \
+        options["first_draw"] % 2
+    # a player the table does not have: refused on the start form, nothing created
+    from tests.helpers import csrf_from
+
+    csrf = csrf_from(home)
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "player1": "Ben",
+                                        "dice_and_slice_first": "4", "csrf_token": csrf})
+    assert resp.status_code == 422 and "no seat 5 to start" in resp.get_data(as_text=True)
+    resp = client.post("/tables", data={"game": GAME, "player0": "Ann", "dice_and_slice_first": "first!",
+                                        "csrf_token": csrf})
+    assert resp.status_code == 422 and "Choose who starts" in resp.get_data(as_text=True)

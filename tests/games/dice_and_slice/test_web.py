@@ -85,7 +85,7 @@ def test_ghost_preview_shows_new_dots_overlaps_and_why_a_position_is_not_legal(c
     frag = f"/t/{code}/s/0/sheet"
     html = client.get(frag + "?rot=0&tx=2&ty=0").get_data(as_text=True)
     # tapping dot (2,0) puts the block's middle (its top-left for a 2 x 2) there: (2,0)-(3,1), a 1-square slice (DS-10)
-    assert verdict(html).startswith("Legal: 4 new dots; completes a 1-square slice")
+    assert verdict(html).startswith("Place here marks 4 new dots, and closes a 1-square slice")
     assert html.count('data-testid="ghost-new"') == 4 and 'id="ds-place"' in html
     assert 'name="dx" value="2"' in html and 'name="dy" value="0"' in html
     # an arrow step past the edge: DS-5, every dot must land on the sheet
@@ -104,7 +104,7 @@ def test_ghost_preview_shows_new_dots_overlaps_and_why_a_position_is_not_legal(c
     assert verdict(html).startswith("No new dot") and html.count('data-testid="ghost-overlap"') == 4
     assert re.search(r'id="ds-place"[^>]*disabled', html)
     html = client.get(frag + "?rot=0&dx=2&dy=0&move=right").get_data(as_text=True)
-    assert verdict(html).startswith("Legal: 2 new dots, 2 on marked dots")
+    assert verdict(html).startswith("Place here marks 2 new dots (2 more are already marked)")
 
 
 def test_a_refused_placement_keeps_the_ghost_and_saves_nothing(client):
@@ -127,7 +127,7 @@ def test_rotate_turns_the_pattern_a_quarter_turn(client):
     frag = f"/t/{table['code']}/s/0/sheet"
     html = client.get(frag + "?rot=0&dx=5&dy=4&move=rotate").get_data(as_text=True)
     # DS-5: a quarter turn makes the row a column (x stays, y spans three dots)
-    assert 'name="rot" value="1"' in html and "Turned 90°" in verdict(html)
+    assert 'name="rot" value="1"' in html and "Turned a quarter turn clockwise" in verdict(html)
     dots = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="2.8" class="ds-ghost-new"', html)
     assert len({x for x, _ in dots}) == 1 and len({y for _, y in dots}) == 3
 
@@ -146,7 +146,7 @@ def test_bonus_dot_is_offered_placed_and_crosses_off_the_topping(client):
     html = client.get(f"/t/{code}/s/0/sheet?bx=2&by=0").get_data(as_text=True)
     assert "already marked" in verdict(html) and re.search(r'id="ds-bonus"[^>]*disabled', html)
     html = client.get(f"/t/{code}/s/0/sheet?bx=9&by=9&move=right").get_data(as_text=True)
-    assert verdict(html).startswith("Bonus dot on (10,9)")
+    assert verdict(html).startswith("Place bonus dot marks the blue dot, on the bottom edge, 11th dot from the left")
     resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="bonus", bx=10, by=9), headers=HTMX)
     assert resp.status_code == 200
     entry = log(client, code)[-1]
@@ -345,7 +345,8 @@ def test_table_created_with_the_default_edition_keeps_it_when_the_default_change
     original = json.loads(edition_module.DEFAULT_PATH.read_text(encoding="utf-8"))
     code = start_table_page(client, game=GAME, player0="Ann", player1="Ben", dice_and_slice_edition="default",
                             dice_and_slice_side="A")
-    assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True}
+    assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True,
+                                         "first": 0}
     api_table = new_table(client, ["Cy"], game=GAME, options={"edition": "default"})
     assert store.table(api_table["code"]).options["edition"] == original
 
