@@ -27,11 +27,11 @@ from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
 
 from . import editions
+from .editor_form import TOPPING_COLOURS
 from .rules.edition import DIE_NAMES
 from .rules.geometry import DOT_H, DOT_W
 
 CELL = 10  # SVG units between two dots
-TOPPING_COLOURS = ["#8d5a3b", "#2e6b30", "#c0392b", "#1f6f8b", "#b8860b", "#6c3483", "#555555", "#a04000"]
 SEAT_COLOURS = ["#c0392b", "#1f6f8b", "#2e7d32", "#8e44ad", "#b9770e", "#37474f"]
 NAV_FIELDS = ("rot", "dx", "dy", "tx", "ty", "move", "bx", "by")
 PREVIEW_MODES = ("place", "bonus")  # the modes in which the sheet shows a ghost and the arrow pad
