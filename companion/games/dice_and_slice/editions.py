@@ -23,7 +23,11 @@ from companion.platform.context import Collection, collection
 from companion.platform.contract import RuleError
 from companion.platform.storage import Document
 
-from .edition_files import MAX_FILE_BYTES, BadFile, edition_file, read_edition_file
+from companion.platform.context import absolute_url
+from companion.platform.qr import qr_svg
+
+from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
+                            read_share_code, share_code)
 from .editor_form import (SCORING_SIZES, TOPPING_COLOURS, blank_model, edition_from_model, model_from_edition,
                           model_from_form)
 from .rules.edition import default_edition_data, load_edition
@@ -291,4 +295,57 @@ def edition_import():
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
         return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+    return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
+
+
+# ---- editions as links, for another companion (edition_files.share_code) ---------------------------
+@bp.get("/editions/share/<path:name>")
+def edition_share(name):
+    data = edition_data(name)
+    if data is None:
+        abort(404, f"There is no edition called {name!r}.")
+    code = share_code(name, data)
+    link = absolute_url(url_for("dice_and_slice.edition_receive", packed=code)) if code else None
+    return render_template("dice_and_slice/editions_share.html", name=name, link=link,
+                           qr=qr_svg(link) if link else None)
+
+
+def _receive_page(code: str, status: int = 200, **extra):
+    try:
+        name, data = read_share_code(code)
+        _checked_edition(data)
+    except BadFile as exc:
+        return _list_page(exc.status, import_error=exc.reason)
+    except RuleError as exc:
+        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+    return render_template("dice_and_slice/editions_receive.html", code=code, name=name, data=data,
+                           model=model_from_edition(data), **extra), status
+
+
+@bp.get("/editions/receive/<packed>")  # not <code>: a URL's "code" names a table on this platform
+def edition_receive(packed):
+    return _receive_page(packed)
+
+
+@bp.get("/editions/receive")
+def edition_receive_link():
+    """The "paste a share link" form: the link may name another companion; its code is read here."""
+    code = code_in_link(request.args.get("link", ""))
+    if not code:
+        return _list_page(400, import_error="Paste the whole share link (or its code) to import an edition.")
+    return redirect(url_for("dice_and_slice.edition_receive", packed=code), code=303)
+
+
+@bp.post("/editions/receive")
+def edition_receive_import():
+    code = request.form.get("code", "")
+    try:
+        name_in_link, data = read_share_code(code)
+        wanted = _valid_name(request.form.get("name") or name_in_link)
+        _checked_edition(data)
+        name = _import_as(wanted, data)
+    except BadFile as exc:
+        return _list_page(exc.status, import_error=exc.reason)
+    except RuleError as exc:
+        return _receive_page(code, 422, error=f"{exc.reason} Nothing was imported.")
     return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
