@@ -130,7 +130,7 @@ def _table_with_devices(app, game_id):
 def _path(app, rule, code):
     store = app.extensions["store"]
     table = store.table(code) if code else None
-    values = {"code": code, "seat": 0, "game_no": 1, "filename": "app.js", "name": "nobody's",
+    values = {"code": code, "seat": 0, "game_no": 1, "filename": "app.js", "name": "nobody's", "packed": "not-a-link",
               "secret": table.join_secret if table else None}
     if "token" in rule.arguments:
         values["token"] = store.create_handover(code, 0, minutes=5)[0]
