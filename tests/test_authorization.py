@@ -37,6 +37,10 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("dice_and_slice.edition_save", "POST"): ALL_PAGE,
     ("dice_and_slice.edition_export", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_import", "POST"): ALL_PAGE,
+    ("dice_and_slice.edition_share", "GET"): ALL_PAGE,
+    ("dice_and_slice.edition_receive", "GET"): ALL_PAGE,
+    ("dice_and_slice.edition_receive_link", "GET"): ALL_PAGE,
+    ("dice_and_slice.edition_receive_import", "POST"): ALL_PAGE,
     # an edition is changed or deleted only by the browser that made it: not a table credential, so
     # tests/games/dice_and_slice/test_edition_owners.py asks it of two browsers
     ("dice_and_slice.edition_delete", "POST"): ALL_PAGE,
@@ -126,7 +130,7 @@ def _table_with_devices(app, game_id):
 def _path(app, rule, code):
     store = app.extensions["store"]
     table = store.table(code) if code else None
-    values = {"code": code, "seat": 0, "game_no": 1, "filename": "app.js", "name": "nobody's",
+    values = {"code": code, "seat": 0, "game_no": 1, "filename": "app.js", "name": "nobody's", "packed": "not-a-link",
               "secret": table.join_secret if table else None}
     if "token" in rule.arguments:
         values["token"] = store.create_handover(code, 0, minutes=5)[0]

@@ -5,10 +5,19 @@
 
 `read_edition_file` checks only the wrapping; the edition itself goes through the same checks as
 the editor's form (editions.py).
+
+A share link carries the same file in its path, so the edition travels in the link itself (the two
+companions are different servers, neither can fetch from the other): the file's JSON, compressed
+with zlib and written in base64url without padding. `read_share_code` unpacks it to at most
+MAX_FILE_BYTES and then reads it as a file.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import re
+import zlib
 
 from companion.platform.contract import RuleError
 
@@ -17,6 +26,10 @@ FILE_VERSION = 1
 GAME_ID = "dice_and_slice"
 MAX_FILE_BYTES = 64 * 1024  # the default edition is under 2 KiB
 _KEYS = {"format", "version", "game", "name", "edition"}
+# a link longer than this may not get through a server's request line (gunicorn takes 4094 bytes);
+# the default edition packs into about 1,000 characters
+MAX_CODE_CHARS = 3500
+_CODE = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class BadFile(RuleError):
@@ -101,3 +114,42 @@ def read_edition_file(raw: bytes) -> tuple[str, dict]:
     doc = _parse(raw)
     _check_wrapping(doc)
     return doc["name"], doc["edition"]
+
+
+def share_code(name: str, data: dict) -> str | None:
+    """The edition packed for a link's path, or None if it is too large for a link (use a file)."""
+    doc = {"format": FILE_FORMAT, "version": FILE_VERSION, "game": GAME_ID, "name": name, "edition": data}
+    raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    code = base64.urlsafe_b64encode(zlib.compress(raw, 9)).rstrip(b"=").decode("ascii")
+    return code if len(code) <= MAX_CODE_CHARS else None
+
+
+_BROKEN = "That share link is incomplete or damaged (it may have been cut short when it was copied). Nothing was imported."
+
+
+def _unpack(code: str) -> bytes:
+    if not code or len(code) > MAX_CODE_CHARS or not _CODE.fullmatch(code):
+        raise BadFile(_BROKEN, 400)
+    try:
+        packed = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(packed, MAX_FILE_BYTES + 1)
+    except (binascii.Error, ValueError, zlib.error):
+        raise BadFile(_BROKEN, 400) from None
+    if len(raw) > MAX_FILE_BYTES or inflate.unconsumed_tail:
+        raise BadFile(f"That share link unpacks to more than {MAX_FILE_BYTES // 1024} KiB, too large for an "
+                      "edition. Nothing was imported.", 413)
+    if not inflate.eof:
+        raise BadFile(_BROKEN, 400)
+    return raw
+
+
+def read_share_code(code: str) -> tuple[str, dict]:
+    """(name, edition) from a share link's code; BadFile saying what is wrong with it."""
+    return read_edition_file(_unpack(code))
+
+
+def code_in_link(link: str) -> str:
+    """The code of a pasted share link (the whole address, or just its code)."""
+    link = (link or "").strip()
+    return link.rsplit("/editions/receive/", 1)[-1].split("?")[0].split("#")[0].strip("/")

@@ -23,13 +23,17 @@ from companion.platform.context import Collection, collection
 from companion.platform.contract import RuleError
 from companion.platform.storage import Document
 
-from .edition_files import MAX_FILE_BYTES, BadFile, edition_file, read_edition_file
-from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, load_edition
-from .rules.geometry import MAX_SLICE
+from companion.platform.context import absolute_url
+from companion.platform.qr import qr_svg
+
+from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
+                            read_share_code, share_code)
+from .editor_form import (SCORING_SIZES, TOPPING_COLOURS, blank_model, edition_from_model, model_from_edition,
+                          model_from_form)
+from .rules.edition import default_edition_data, load_edition
 
 GAME_ID = "dice_and_slice"
 EDITIONS = "editions"  # the game's document collection in the platform's store
-BONUS_ROWS = 20  # topping bonus rows the editor reads
 EDITOR = "dice_and_slice/editions_edit.html"
 
 bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
@@ -115,101 +119,10 @@ def _editions_for_forms():
     return {"ds_edition_names": ds_edition_names}
 
 
-# ---- the editor's form -> an edition ------------------------------------------------------------
-def _face_dots(form, die: str, n: int) -> list[tuple[int, int]]:
-    return [(x, y) for y in range(3) for x in range(3) if form.get(f"die{die}_{n}_{x}_{y}")]
-
-
-def _legend(side: str, text: str) -> dict:
-    legend = {}
-    for line in (text or "").splitlines():
-        if not line.strip():
-            continue
-        if "=" not in line:
-            raise RuleError(f"Edition problem: side {side} legend line {line.strip()!r} must look like M=mushroom.")
-        letter, kind = line.split("=", 1)
-        legend[letter.strip()] = kind.strip()
-    return legend
-
-
-def _rows(text: str) -> list[str]:
-    return [r.strip() for r in (text or "").splitlines() if r.strip()]
-
-
-def _toppings(text) -> list[str]:
-    return [t.strip() for t in (text or "").split(",") if t.strip()]
-
-
-def _whole(raw, problem: str) -> int:
-    try:
-        return int((raw or "").strip())
-    except ValueError:
-        raise RuleError(f"Edition problem: {problem}.") from None
-
-
-def _bonuses(form) -> list[dict]:
-    bonuses = []
-    for i in range(BONUS_ROWS):
-        tops, points = _toppings(form.get(f"bonus{i}_toppings")), (form.get(f"bonus{i}_points") or "").strip()
-        if tops or points:
-            bonuses.append({"toppings": tops, "points": _whole(
-                points, f"topping bonus row {i + 1} needs its points as a whole number")})
-    return bonuses
-
-
+# ---- the editor's form -> an edition (editor_form.py) ----------------------------------------------
 def form_to_edition(form) -> dict:
     """The editor's plain form -> an edition dict (validated afterwards by load_edition)."""
-    return {
-        "label": (form.get("label") or "").strip(),
-        "note": (form.get("note") or "").strip(),
-        "dice": {d: [[list(p) for p in _face_dots(form, d, n)] for n in range(1, 7)] for d in DIE_NAMES},
-        "sides": {s: {"legend": _legend(s, form.get(f"side{s}_legend")), "rows": _rows(form.get(f"side{s}_rows"))}
-                  for s in SIDE_NAMES},
-        "topping_bonuses": _bonuses(form),
-        "slice_points": [_whole(form.get(f"points{n}"), f"the points for a slice of {n} must be a whole number")
-                         for n in range(1, MAX_SLICE + 1)],
-    }
-
-
-def _edition_form_values(data: dict) -> dict:
-    """What the editor's fields show for a stored edition."""
-    return {
-        "dice": {d: [{(x, y) for x, y in f} for f in data["dice"][d]] for d in DIE_NAMES},
-        "legend": {s: "\n".join(f"{k}={v}" for k, v in data["sides"][s]["legend"].items()) for s in SIDE_NAMES},
-        "rows": {s: "\n".join(data["sides"][s]["rows"]) for s in SIDE_NAMES},
-        "bonuses": data["topping_bonuses"] + [{"toppings": [], "points": ""}] * 3,
-        "points": data["slice_points"],
-    }
-
-
-def _posted_bonuses(form) -> list[dict]:
-    rows = []
-    for i in range(BONUS_ROWS):
-        tops, points = form.get(f"bonus{i}_toppings"), form.get(f"bonus{i}_points")
-        if tops is not None or points is not None:
-            rows.append({"toppings": _toppings(tops), "points": points or ""})
-    return rows
-
-
-def _form_values_from_post(form) -> dict:
-    """What the editor's fields show again after a refused save: exactly what was posted."""
-    return {
-        "dice": {d: [set(_face_dots(form, d, n)) for n in range(1, 7)] for d in DIE_NAMES},
-        "legend": {s: form.get(f"side{s}_legend", "") for s in SIDE_NAMES},
-        "rows": {s: form.get(f"side{s}_rows", "") for s in SIDE_NAMES},
-        "bonuses": _posted_bonuses(form),
-        "points": [form.get(f"points{n}", "") for n in range(1, MAX_SLICE + 1)],
-        "label": form.get("label", ""), "note": form.get("note", ""),
-    }
-
-
-def _pics(data: dict) -> dict:
-    """Toppings of each side as a small grid for the read-only view."""
-    out = {}
-    for s in SIDE_NAMES:
-        legend = data["sides"][s]["legend"]
-        out[s] = [[(ch, legend.get(ch, "")) for ch in row] for row in data["sides"][s]["rows"]]
-    return out
+    return edition_from_model(model_from_form(form))
 
 
 def _valid_name(name: str) -> str:
@@ -264,9 +177,9 @@ def _import_as(name: str, data: dict) -> str:
 
 
 # ---- pages --------------------------------------------------------------------------------------
-def _editor(name: str, data: dict, **extra):
-    return render_template(EDITOR, name=name, data=data, values=_edition_form_values(data), error=None,
-                           pics=_pics(data), **extra)
+def _editor(name: str, model: dict, status: int = 200, **extra):
+    return render_template(EDITOR, name=name, model=model, colours=TOPPING_COLOURS, scoring=SCORING_SIZES,
+                           error=extra.pop("error", None), **extra), status
 
 
 def _list_page(status: int = 200, **extra):
@@ -281,19 +194,22 @@ def editions():
 
 @bp.get("/editions/default")
 def edition_default():
-    return _editor("default", default_edition_data(), readonly=True)
+    data = default_edition_data()
+    return _editor("default", model_from_edition(data), readonly=True, note=data["note"])
 
 
 @bp.get("/editions/new")
 def edition_new():
     source = request.args.get("from", "default")
+    if source == "blank":  # an empty pad, to copy a box onto
+        return _editor("", blank_model(), readonly=False, new=True)
     data = default_edition_data() if source == "default" else edition_data(source)
     if data is None:
         abort(404, f"There is no edition called {source!r}.")
     # a copy is a new edition: it must not keep the source's label and note (the default's say
     # "Companion default edition (the project's own design…)", which would mislabel the copy)
     name = "" if source == "default" else f"{source} (copy)"
-    return _editor(name, {**data, "label": "", "note": ""}, readonly=False, new=True)
+    return _editor(name, {**model_from_edition(data), "label": "", "note": ""}, readonly=False, new=True)
 
 
 @bp.get("/editions/e/<path:name>")
@@ -302,14 +218,14 @@ def edition_show(name):
     if doc is None:
         abort(404, f"There is no edition called {name!r}.")
     mine = auth.is_this_browser(doc.owner)
-    return _editor(name, doc.data, readonly=not mine, new=False, mine=mine, ownerless=doc.owner is None)
+    return _editor(name, model_from_edition(doc.data), readonly=not mine, new=False, mine=mine,
+                   ownerless=doc.owner is None)
 
 
 def _refused_save(form, original: str | None, reason: str, status: int):
     """The editor again, with what was posted and why it was not saved."""
-    return render_template(EDITOR, name=form.get("name", ""), data=None, readonly=False, new=original is None,
-                           values=_form_values_from_post(form), error=reason, original=original,
-                           pics=None), status
+    return _editor(form.get("name", ""), model_from_form(form), status, readonly=False, new=original is None,
+                   error=reason, original=original)
 
 
 def _write(name: str, data: dict, original: str | None) -> None:
@@ -379,4 +295,57 @@ def edition_import():
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
         return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+    return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
+
+
+# ---- editions as links, for another companion (edition_files.share_code) ---------------------------
+@bp.get("/editions/share/<path:name>")
+def edition_share(name):
+    data = edition_data(name)
+    if data is None:
+        abort(404, f"There is no edition called {name!r}.")
+    code = share_code(name, data)
+    link = absolute_url(url_for("dice_and_slice.edition_receive", packed=code)) if code else None
+    return render_template("dice_and_slice/editions_share.html", name=name, link=link,
+                           qr=qr_svg(link) if link else None)
+
+
+def _receive_page(code: str, status: int = 200, **extra):
+    try:
+        name, data = read_share_code(code)
+        _checked_edition(data)
+    except BadFile as exc:
+        return _list_page(exc.status, import_error=exc.reason)
+    except RuleError as exc:
+        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+    return render_template("dice_and_slice/editions_receive.html", code=code, name=name, data=data,
+                           model=model_from_edition(data), **extra), status
+
+
+@bp.get("/editions/receive/<packed>")  # not <code>: a URL's "code" names a table on this platform
+def edition_receive(packed):
+    return _receive_page(packed)
+
+
+@bp.get("/editions/receive")
+def edition_receive_link():
+    """The "paste a share link" form: the link may name another companion; its code is read here."""
+    code = code_in_link(request.args.get("link", ""))
+    if not code:
+        return _list_page(400, import_error="Paste the whole share link (or its code) to import an edition.")
+    return redirect(url_for("dice_and_slice.edition_receive", packed=code), code=303)
+
+
+@bp.post("/editions/receive")
+def edition_receive_import():
+    code = request.form.get("code", "")
+    try:
+        name_in_link, data = read_share_code(code)
+        wanted = _valid_name(request.form.get("name") or name_in_link)
+        _checked_edition(data)
+        name = _import_as(wanted, data)
+    except BadFile as exc:
+        return _list_page(exc.status, import_error=exc.reason)
+    except RuleError as exc:
+        return _receive_page(code, 422, error=f"{exc.reason} Nothing was imported.")
     return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)

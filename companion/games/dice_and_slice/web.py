@@ -8,13 +8,11 @@ works as a plain GET without JavaScript, and htmx only re-renders the #sheet fra
 Confirming posts the same fields; the hints turn them into the pattern's dots for the engine's
 `place` entry (DS-5).
 
-Tap targets — a documented exception to the 44 px minimum:
-the sheet's dots are about 27 px apart on a 360 px phone (13 dots across ~344 px). Each dot's
-link already covers its whole cell (a transparent square one dot-spacing wide), so the hit area
-cannot grow without the sheet growing wider than the phone. The dots are therefore only tap
-*shortcuts*: every move they offer is also on the arrow pad below the sheet (52 px arrows, the
-turn button, ≥ 48 px place / bonus / skip buttons), which can reach every position of the
-pattern or of a bonus dot, one step at a time.
+Tap targets: the sheet's dots are about 27 px apart on a 360 px phone, too close to be 44 px
+targets, so the sheet holds no links at all (it is a picture, role="img"). The arrow pad under it
+(≥ 52 px arrows and turn button, ≥ 48 px place / bonus / skip buttons, kept on screen in a sticky
+bar) reaches every position of the pattern or of a bonus dot one step at a time; with JavaScript a
+tap on the picture is a shortcut that jumps the ghost to the dot nearest the tap (sheet.js).
 """
 from __future__ import annotations
 
@@ -23,17 +21,17 @@ import pickle
 import threading
 from collections import OrderedDict
 
-from flask import get_template_attribute
+from flask import get_template_attribute, url_for
 
 from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
 
 from . import editions
+from .editor_form import TOPPING_COLOURS
 from .rules.edition import DIE_NAMES
 from .rules.geometry import DOT_H, DOT_W
 
 CELL = 10  # SVG units between two dots
-TOPPING_COLOURS = ["#8d5a3b", "#2e6b30", "#c0392b", "#1f6f8b", "#b8860b", "#6c3483", "#555555", "#a04000"]
 SEAT_COLOURS = ["#c0392b", "#1f6f8b", "#2e7d32", "#8e44ad", "#b9770e", "#37474f"]
 NAV_FIELDS = ("rot", "dx", "dy", "tx", "ty", "move", "bx", "by")
 PREVIEW_MODES = ("place", "bonus")  # the modes in which the sheet shows a ghost and the arrow pad
@@ -185,12 +183,50 @@ def _common_context(ctx) -> dict:
             "is_default_edition": is_default_edition(ctx.options)}
 
 
-def _dot_links(ctx, mode: str, nav: dict) -> dict:
-    """href for tapping each dot of the sheet (a plain GET of the page with the new ghost)."""
-    base = ctx.sheet_url()
-    if mode == "place":
-        return {(x, y): f"{base}?rot={nav['rot']}&tx={x}&ty={y}" for y in range(DOT_H) for x in range(DOT_W)}
-    return {(x, y): f"{base}?bx={x}&by={y}" for y in range(DOT_H) for x in range(DOT_W)}
+# ---- prompts in words, not coordinates ------------------------------------------------------------
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def dot_in_words(x: int, y: int) -> str:
+    """Where dot (x, y) is on the sheet, as a player would say it."""
+    across, down = x in (0, DOT_W - 1), y in (0, DOT_H - 1)
+    side = "left" if x == 0 else "right"
+    edge = "top" if y == 0 else "bottom"
+    if across and down:
+        return f"in the {edge}-{side} corner"
+    if down:
+        return f"on the {edge} edge, {ordinal(x + 1)} dot from the left"
+    if across:
+        return f"on the {side} edge, {ordinal(y + 1)} dot from the top"
+    return f"{ordinal(x + 1)} dot from the left, {ordinal(y + 1)} from the top"
+
+
+def square_in_words(cx: int, cy: int) -> str:
+    return f"row {cy + 1} from the top, {ordinal(cx + 1)} square from the left"
+
+
+def slices_in_words(slices) -> str:
+    """", and closes a 4-square slice" for the slices a marking would make ("" for none)."""
+    if not slices:
+        return ""
+    return ", and closes " + " and ".join(f"a {s['size']}-square slice" for s in slices)
+
+
+def turned_in_words(q: int) -> str:
+    return ("Not turned", "Turned a quarter turn clockwise", "Turned half way round",
+            "Turned three quarters clockwise")[q % 4]
+
+
+WORDS = {"dot_in_words": dot_in_words, "square_in_words": square_in_words, "slices_in_words": slices_in_words,
+         "turned_in_words": turned_in_words}
+
+
+def _tap(ctx, mode: str, nav: dict) -> dict:
+    """What a tap on the picture asks for (sheet.js adds the dot): the fragment with a new ghost."""
+    url = url_for("pages.sheet_fragment", code=ctx.table.code, seat=ctx.seat)
+    return {"mode": mode, "url": url, "rot": nav.get("rot", 0)}
 
 
 def sheet_context(ctx, form) -> dict:
@@ -203,7 +239,7 @@ def sheet_context(ctx, form) -> dict:
     nav = hints.get("nav", {}) if mode else {}
     out.update(me=ctx.view["players"][ctx.seat], mode=mode, ghost=hints.get("ghost"), bonus=bonus, nav=nav,
                my_drawing=out["drawings"][ctx.seat], roll_pick=hints.get("faces") or {},
-               links=_dot_links(ctx, mode, nav) if mode else None)
+               tap=_tap(ctx, mode, nav) if mode else None, **WORDS)
     return out
 
 
@@ -212,15 +248,26 @@ def table_context(ctx) -> dict:
 
 
 # ---- the start form ------------------------------------------------------------------------------
+def _first(form) -> int | str:
+    """Who starts (DS-3): "random", or the seat of the n-th name on the start form."""
+    raw = (form.get("dice_and_slice_first") or "0").strip()
+    if raw == "random":
+        return raw
+    if raw.isdigit() and len(raw) == 1:
+        return int(raw)
+    raise RuleError("Choose who starts: one of the players, or at random.")
+
+
 def create_options(form, players) -> dict:
     side = form.get("dice_and_slice_side") or "A"  # normalize_options refuses anything but A or B
+    first = _first(form)
     name = (form.get("dice_and_slice_edition") or "default").strip()
     if name == "default":
-        return {"edition": "default", "side": side}  # normalize_options stores the default's data
+        return {"edition": "default", "side": side, "first": first}  # normalize_options stores the default's data
     data = editions.edition_data(name)
     if data is None:
         raise RuleError(f"There is no edition called {name!r}.")
-    return {"edition": data, "side": side}
+    return {"edition": data, "side": side, "first": first}
 
 
 WEB = GameWeb(

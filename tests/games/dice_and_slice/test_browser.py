@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 from tests.browser_fixtures import settle
@@ -13,6 +14,7 @@ from playwright.sync_api import expect
 from companion.games.dice_and_slice.rules import geometry as g
 
 pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 LIVE = 5000  # ms: generous; bench/bench_live.py measures how fast changes really arrive
 
 
@@ -41,6 +43,14 @@ def big_enough(locator) -> bool:
         if box:
             return box["width"] >= 44 and box["height"] >= 44
     raise AssertionError("could not measure the control")
+
+
+def tap_dot(page, x, y):
+    """Tap the sheet's picture where dot (x, y) is drawn (the viewBox starts half a cell before dot 0)."""
+    sheet = tid(page, "tap-sheet")
+    expect(sheet).to_be_visible()
+    box = sheet.bounding_box()
+    sheet.click(position={"x": (x * 10 + 5) / 130 * box["width"], "y": (y * 10 + 5) / 100 * box["height"]})
 
 
 def play_rest_through_api(base, code, tokens):
@@ -101,17 +111,17 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     expect(tid(cy, "my-die")).to_have_text("die A", timeout=LIVE)
 
     # Ann taps dot (2,0): her 2 x 2 block closes square (2,0), which carries a mushroom (DS-10, DS-11)
-    tid(ann, "dot-2-0").click()
-    expect(tid(ann, "verdict")).to_contain_text("completes a 1-square slice")
+    tap_dot(ann, 2, 0)
+    expect(tid(ann, "verdict")).to_contain_text("closes a 1-square slice")
     for control in ("move-up", "move-left", "move-down", "move-right", "rotate", "place"):
         assert big_enough(tid(ann, control)), control
     tid(ann, "place").click()
     expect(tid(ann, "place-bonus")).to_be_visible()
     expect(ann.locator("#sheet")).to_contain_text("Crosses off")
-    tid(ann, "dot-10-9").click()
-    expect(tid(ann, "verdict")).to_contain_text("Bonus dot on (10,9)")
+    tap_dot(ann, 10, 9)
+    expect(tid(ann, "verdict")).to_contain_text("on the bottom edge, 11th dot from the left")
     tid(ann, "move-left").click()
-    expect(tid(ann, "verdict")).to_contain_text("Bonus dot on (9,9)")
+    expect(tid(ann, "verdict")).to_contain_text("on the bottom edge, 10th dot from the left")
     tid(ann, "place-bonus").click()
     expect(ann.locator(".ds-top.used")).to_have_count(1)  # the mushroom is crossed off
     expect(tid(ann, "progress-0")).to_have_attribute("data-status", "done")
@@ -120,15 +130,15 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     # Ben: die A face 6 (a plus), moved by the arrow pad and turned, then placed
     expect(tid(ben, "ghost")).to_be_visible()
     settle(ben, second, code)
-    tid(ben, "dot-1-1").click()
-    expect(tid(ben, "verdict")).to_contain_text("Legal: 5 new dots")
+    tap_dot(ben, 1, 1)
+    expect(tid(ben, "verdict")).to_contain_text("Place here marks 5 new dots")
     tid(ben, "move-up").click()  # one step past the edge: DS-5 refuses it, with the reason
     expect(tid(ben, "verdict")).to_contain_text("Off the sheet")
     expect(tid(ben, "place")).to_be_disabled()
     tid(ben, "move-down").click()
-    expect(tid(ben, "verdict")).to_contain_text("Legal")  # as a player would, look before turning it
+    expect(tid(ben, "verdict")).to_contain_text("Place here marks")  # as a player would, look before turning it
     tid(ben, "rotate").click()
-    expect(tid(ben, "verdict")).to_contain_text("Turned 90°")
+    expect(tid(ben, "verdict")).to_contain_text("Turned a quarter turn clockwise")
     tid(ben, "place").click()
     expect(tid(ben, "progress-1")).to_have_attribute("data-status", "done")
     # Cy keeps the suggested spot and confirms with the keyboard
@@ -177,3 +187,11 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
         ", ".join(f"★ {name}" for name in winners) + f" with {max(totals)}", timeout=LIVE)
     for i, total in enumerate(totals):
         expect(tid(view, f"view-total-{i}")).to_have_text(str(total))
+    # the topping-bonus strip shows how each bonus ended, never "open" (DS-12)
+    for b in final["topping_bonuses"]:
+        state = tid(ann, f"bonus-{b['bonus']}").locator(".ds-bonus-state")
+        expect(state).not_to_have_text("open")
+        if b["status"] == "open":
+            expect(state).to_have_text("nobody made it")
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "dice_and_slice-phone-final.png"), full_page=True)

@@ -136,7 +136,7 @@ def distinctive(client, name):
     form = editor_form(client, name=name, label="Truffle box")
     for dot in ("0_0", "2_2", "0_2"):
         form[f"dieA_1_{dot}"] = "1"
-    for key in ("sideA_legend", "sideB_legend", *(k for k in form if k.endswith("_toppings"))):
+    for key in [k for k in form if k.startswith("top") and k.endswith("_name")]:
         form[key] = form[key].replace("mushroom", "truffle")
     form["points15"] = "44"
     return form

@@ -84,7 +84,8 @@ def test_ds2_registered_and_default_edition_is_labelled_as_ours():
     st = game.new_state(3, game.normalize_options({}))
     v = game.view(st, Viewer.table())
     assert "project" in v["edition"]["label"].lower()
-    assert normalize_options({}) == {"edition": default_edition_data(), "side": "A", "edition_from_default": True}
+    assert normalize_options({}) == {"edition": default_edition_data(), "side": "A", "edition_from_default": True,
+                                     "first": 0}
 
 
 def test_ds2_a_table_keeps_the_default_edition_it_was_created_with(tmp_path, monkeypatch):
@@ -95,7 +96,7 @@ def test_ds2_a_table_keeps_the_default_edition_it_was_created_with(tmp_path, mon
     with open(edition_module.DEFAULT_PATH, encoding="utf-8") as f:
         on_disk = json.load(f)
     opts = normalize_options({"edition": "default", "side": "B"})
-    assert opts == {"edition": on_disk, "side": "B", "edition_from_default": True}
+    assert opts == {"edition": on_disk, "side": "B", "edition_from_default": True, "first": 0}
     assert normalize_options(json.loads(json.dumps(opts))) == opts  # stored options replay as they are
     # the project changes its default edition afterwards
     changed = json.loads(json.dumps(on_disk))

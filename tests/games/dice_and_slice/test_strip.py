@@ -14,7 +14,7 @@ from companion.platform.play import load_replay
 from tests.helpers import new_table
 
 
-def strip_html(app, store, code, states, me=None):
+def strip_html(app, store, code, states, me=None, finished=False):
     table = store.table(code)
     rep = load_replay(store, table)
     from companion.games.dice_and_slice.web import table_context
@@ -25,6 +25,7 @@ def strip_html(app, store, code, states, me=None):
     ctx = table_context(PlayContext(table, rep, Viewer.table()))
     view = dict(ctx["view"])
     view["topping_bonuses"] = [dict(b, **s) for b, s in zip(view["topping_bonuses"], states)]
+    view["finished"] = finished
     with app.test_request_context():
         strip = get_template_attribute("dice_and_slice/_svg.html", "bonus_strip")
         return str(strip(view, ctx["tops"], ["Ann", "Ben", "Cy"], ctx["seat_style"], me))
@@ -51,3 +52,13 @@ def test_strip_shows_open_scored_and_crossed_out_bonuses(app, client, store):  #
     # on the phone of a player who scored it, the closed bonus reads as theirs
     mine = item(strip_html(app, store, table["code"], states, me=0), 2)
     assert "scored by you" in mine and "crossed out" not in mine
+
+
+def test_after_the_game_the_strip_shows_how_each_bonus_ended_not_open(app, client, store):  # DS-12, DS-14
+    table = new_table(client, ["Ann", "Ben", "Cy"], game="dice_and_slice")
+    states = [{"status": "open", "scored_by": [], "turn": None},
+              {"status": "closed", "scored_by": [1], "turn": 4}]
+    html = strip_html(app, store, table["code"], states, finished=True)
+    never = re.sub(r"<[^>]+>", "", item(html, 0))
+    assert "nobody made it" in never and "open" not in never
+    assert "crossed out" in item(html, 1) and "Ben" in item(html, 1)

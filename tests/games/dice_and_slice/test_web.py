@@ -4,6 +4,7 @@ bonus dots, the end-of-game summary and the edition editor. Rules are cited as D
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 from tests.helpers import csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
@@ -85,7 +86,7 @@ def test_ghost_preview_shows_new_dots_overlaps_and_why_a_position_is_not_legal(c
     frag = f"/t/{code}/s/0/sheet"
     html = client.get(frag + "?rot=0&tx=2&ty=0").get_data(as_text=True)
     # tapping dot (2,0) puts the block's middle (its top-left for a 2 x 2) there: (2,0)-(3,1), a 1-square slice (DS-10)
-    assert verdict(html).startswith("Legal: 4 new dots; completes a 1-square slice")
+    assert verdict(html).startswith("Place here marks 4 new dots, and closes a 1-square slice")
     assert html.count('data-testid="ghost-new"') == 4 and 'id="ds-place"' in html
     assert 'name="dx" value="2"' in html and 'name="dy" value="0"' in html
     # an arrow step past the edge: DS-5, every dot must land on the sheet
@@ -104,7 +105,7 @@ def test_ghost_preview_shows_new_dots_overlaps_and_why_a_position_is_not_legal(c
     assert verdict(html).startswith("No new dot") and html.count('data-testid="ghost-overlap"') == 4
     assert re.search(r'id="ds-place"[^>]*disabled', html)
     html = client.get(frag + "?rot=0&dx=2&dy=0&move=right").get_data(as_text=True)
-    assert verdict(html).startswith("Legal: 2 new dots, 2 on marked dots")
+    assert verdict(html).startswith("Place here marks 2 new dots (2 more are already marked)")
 
 
 def test_a_refused_placement_keeps_the_ghost_and_saves_nothing(client):
@@ -127,7 +128,7 @@ def test_rotate_turns_the_pattern_a_quarter_turn(client):
     frag = f"/t/{table['code']}/s/0/sheet"
     html = client.get(frag + "?rot=0&dx=5&dy=4&move=rotate").get_data(as_text=True)
     # DS-5: a quarter turn makes the row a column (x stays, y spans three dots)
-    assert 'name="rot" value="1"' in html and "Turned 90°" in verdict(html)
+    assert 'name="rot" value="1"' in html and "Turned a quarter turn clockwise" in verdict(html)
     dots = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="2.8" class="ds-ghost-new"', html)
     assert len({x for x, _ in dots}) == 1 and len({y for _, y in dots}) == 3
 
@@ -146,7 +147,7 @@ def test_bonus_dot_is_offered_placed_and_crosses_off_the_topping(client):
     html = client.get(f"/t/{code}/s/0/sheet?bx=2&by=0").get_data(as_text=True)
     assert "already marked" in verdict(html) and re.search(r'id="ds-bonus"[^>]*disabled', html)
     html = client.get(f"/t/{code}/s/0/sheet?bx=9&by=9&move=right").get_data(as_text=True)
-    assert verdict(html).startswith("Bonus dot on (10,9)")
+    assert verdict(html).startswith("Place bonus dot marks the blue dot, on the bottom edge, 11th dot from the left")
     resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="bonus", bx=10, by=9), headers=HTMX)
     assert resp.status_code == 200
     entry = log(client, code)[-1]
@@ -245,16 +246,40 @@ def test_pass_and_play_host_plays_every_seat_from_one_device(client):
 
 
 # ---- edition editor ---------------------------------------------------------------------------
-def editor_form(client, **changes):
-    """The editor's form as the default edition fills it, with changes."""
-    html = client.get("/dice-and-slice/editions/new").get_data(as_text=True)
-    data = {"csrf_token": csrf_from(html)}
-    for m in re.finditer(r'<input type="checkbox" name="([^"]+)" value="1" checked', html):
-        data[m.group(1)] = "1"
-    for m in re.finditer(r'<input (?:type="number" min="0" )?name="([^"]+)" value="([^"]*)"', html):
-        data[m.group(1)] = m.group(2)
-    for m in re.finditer(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', html, re.S):
-        data[m.group(1)] = m.group(2).replace("&#39;", "'").replace("&amp;", "&")
+class _FormFields(HTMLParser):
+    """What a browser would post for a page's forms: inputs (ticked checkboxes only) and textareas."""
+
+    def __init__(self):
+        super().__init__()
+        self.data, self._textarea = {}, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "input" and a.get("name") and a.get("type") not in ("file", "submit"):
+            if a.get("type") != "checkbox" or "checked" in a:
+                self.data[a["name"]] = a.get("value") or ""
+        elif tag == "textarea":
+            self._textarea = a.get("name")
+            self.data[self._textarea] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, text):
+        if self._textarea:
+            self.data[self._textarea] += text
+
+
+def form_fields(html: str) -> dict:
+    parser = _FormFields()
+    parser.feed(html)
+    return parser.data
+
+
+def editor_form(client, path="/dice-and-slice/editions/new", **changes):
+    """The editor's form as the page fills it (the default edition for a new one), with changes."""
+    data = form_fields(client.get(path).get_data(as_text=True))
     data["label"] = data.get("label") or "Our copy"  # a new edition starts without a label
     data.update(changes)
     return data
@@ -277,13 +302,23 @@ def test_edition_editor_refuses_mistakes_and_saves_nothing(client, store):
     assert resp.status_code == 422
     assert "die A face 1 must be a non-empty list" in resp.get_data(as_text=True)
     assert store.document("dice_and_slice", "editions", "My box") is None
-    bad_rows = editor_form(client, name="My box", sideA_rows="..M.....O...\n" * 8)
-    resp = client.post("/dice-and-slice/editions", data=bad_rows)
-    assert resp.status_code == 422 and "rows must be a list of 9 strings" in resp.get_data(as_text=True)
-    unknown = editor_form(client, name="My box", bonus0_toppings="anchovy, olive")
+    stray = editor_form(client, name="My box", sqA_3_0="Z")  # a letter no topping has
+    resp = client.post("/dice-and-slice/editions", data=stray)
+    assert resp.status_code == 422 and "side A, row 1, square 4 holds the letter Z" in resp.get_data(as_text=True)
+    # a topping that is on neither side cannot make a bonus (DS-2)
+    unknown = editor_form(client, name="My box", top5_name="anchovy", top5_letter="Y", bonus0_t5="1")
     resp = client.post("/dice-and-slice/editions", data=unknown)
     assert resp.status_code == 422 and "topping &#39;anchovy&#39; appears on neither sheet side" in resp.get_data(as_text=True)
+    twice = editor_form(client, name="My box", top1_letter="M")  # olive takes mushroom's letter
+    resp = client.post("/dice-and-slice/editions", data=twice)
+    assert resp.status_code == 422 and "both use the letter M" in resp.get_data(as_text=True)
+    # the refused form comes back as it was posted: Z is still in its square
+    assert 'name="sqA_3_0" value="Z"' in stray_page(client, stray)
     assert edition_names(store) == []
+
+
+def stray_page(client, data):
+    return client.post("/dice-and-slice/editions", data=data).get_data(as_text=True)
 
 
 def test_saved_edition_can_be_chosen_for_a_new_table(client, store):
@@ -345,7 +380,8 @@ def test_table_created_with_the_default_edition_keeps_it_when_the_default_change
     original = json.loads(edition_module.DEFAULT_PATH.read_text(encoding="utf-8"))
     code = start_table_page(client, game=GAME, player0="Ann", player1="Ben", dice_and_slice_edition="default",
                             dice_and_slice_side="A")
-    assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True}
+    assert store.table(code).options == {"edition": original, "side": "A", "edition_from_default": True,
+                                         "first": 0}
     api_table = new_table(client, ["Cy"], game=GAME, options={"edition": "default"})
     assert store.table(api_table["code"]).options["edition"] == original
 

@@ -11,6 +11,7 @@ Seat status during "place": "to_place" | "bonus" (placed, bonus dots pending) | 
 from __future__ import annotations
 
 import json
+import random
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -22,7 +23,10 @@ from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_ed
 ENTRY_FIELDS = {"roll": ("faces",), "choose": ("die",), "place": ("dots",), "bonus_dot": ("dot", "topping"),
                 "skip_bonus": (), "pass": ()}
 ENTRY_KINDS = tuple(ENTRY_FIELDS)
-_OPTION_KEYS = {"edition", "side", "edition_from_default"}
+_OPTION_KEYS = {"edition", "side", "edition_from_default", "first", "first_draw"}
+# "first": "random" is drawn once, when the table is created, as a number that every player count
+# from 1 to 6 divides evenly: replays read the stored draw and never draw again
+DRAW_RANGE = 60
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -94,7 +98,34 @@ def normalize_options(options) -> dict:
     side = options.get("side", "A")
     if side not in SIDE_NAMES:
         raise RuleError('Option "side" must be "A" or "B" (the two sides of the sheet pad).')
-    return {"edition": edition, "side": side, "edition_from_default": from_default}
+    return {"edition": edition, "side": side, "edition_from_default": from_default, **_first_options(options)}
+
+
+def _first_options(options: dict) -> dict:
+    """DS-3: who starts. A seat index (0 = seat 1, also for tables from before the option), or
+    "random" with its draw: made here when the table is created, kept with the table after."""
+    first = options.get("first", 0)
+    if first == "random":
+        draw = options.get("first_draw")
+        if draw is None:
+            draw = random.SystemRandom().randrange(DRAW_RANGE)
+        if not g_is_int(draw) or not 0 <= draw < DRAW_RANGE:
+            raise RuleError(f'Option "first_draw" must be a whole number from 0 to {DRAW_RANGE - 1}.')
+        return {"first": "random", "first_draw": draw}
+    if "first_draw" in options:
+        raise RuleError('Option "first_draw" only goes with "first": "random".')
+    if not g_is_int(first) or not 0 <= first < 6:
+        raise RuleError('Option "first" must be a seat (0 for seat 1, up to 5) or "random".')
+    return {"first": first}
+
+
+def first_seat(options: dict, player_count: int) -> int:
+    """The seat that is the active player in turn 1 (DS-3), from normalised options."""
+    if options.get("first") == "random":
+        return options["first_draw"] % player_count
+    if options.get("first", 0) >= player_count:
+        raise RuleError(f"There is no seat {options['first'] + 1} to start: this table has {player_count}.")
+    return options.get("first", 0)
 
 
 def _key(data: dict) -> str:
@@ -126,7 +157,7 @@ def new_state(player_count: int, options: dict) -> State:
         side=opts["side"],
         players=player_count,
         turn=1,
-        active=0,
+        active=first_seat(opts, player_count),
         phase="roll",
         faces=None,
         chosen=None,
