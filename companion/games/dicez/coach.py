@@ -24,6 +24,22 @@ def normalize_mode(value) -> str:
     return value
 
 
+def sheet_of(state: rules.State, seat: int) -> rules.Sheet:
+    return state.sheets[seat]
+
+
+def last_roll(state: rules.State, seat: int) -> list[int] | None:
+    """The seat's last recorded roll of this turn (roll-by-roll), or None."""
+    rolls = state.sheets[seat].rolls
+    return list(rolls[-1]) if rolls else None
+
+
+def roll_number(sheet: rules.Sheet, dice) -> int:
+    """Which roll of the turn `dice` are: the last recorded one, or the next one being tapped in."""
+    recorded = len(sheet.rolls)
+    return recorded if recorded and tuple(dice) == sheet.rolls[-1] else recorded + 1
+
+
 def position(sheet: rules.Sheet) -> tuple[int, int, bool]:
     """(filled boxes as a bit mask, upper total, DiceZ box holds 50) of a sheet."""
     mask = sum(1 << b for b, score in enumerate(sheet.scores) if score is not None)
