@@ -5,7 +5,7 @@ adds the expected points still to come from that sheet. Holds come from the tabl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -25,12 +25,12 @@ def normalize_mode(value) -> str:
 
 
 def sheet_of(state: rules.State, seat: int) -> rules.Sheet:
-    return state.sheets[seat]
+    return rules.sheet_of(state, seat)
 
 
 def last_roll(state: rules.State, seat: int) -> list[int] | None:
     """The seat's last recorded roll of this turn (roll-by-roll), or None."""
-    rolls = state.sheets[seat].rolls
+    rolls = rules.sheet_of(state, seat).rolls
     return list(rolls[-1]) if rolls else None
 
 
@@ -64,10 +64,10 @@ class Choice:
 def choices(table: solver.Table, sheet: rules.Sheet, dice) -> list[Choice]:
     """Every box the rules let this sheet take for `dice`, with its score and the expected final
     total after it (raises RuleError for dice the rules refuse)."""
-    state = replace(solver.solo_state(table.options), sheets=(replace(sheet, rolls=()),))
+    state = rules.solo(solver.scoring_options(table.options), sheet)
     out = []
     for box, points in rules.preview(state, 0, dice).items():
-        after = rules.apply(state, 0, {"kind": "score", "category": box, "dice": list(dice)}).sheets[0]
+        after = rules.sheet_of(rules.apply(state, 0, {"kind": "score", "category": box, "dice": list(dice)}), 0)
         out.append(Choice(box, points, expected_total(table, after)))
     return out
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import factorial
@@ -104,8 +104,7 @@ def options_key(options: dict) -> str:
 
 def solo_state(options: dict, scores=(None,) * BOX_COUNT) -> rules.State:
     """A one-seat state of these rules with these scores (None: open), entering final dice only."""
-    state = rules.new_state(1, scoring_options(options))
-    return replace(state, sheets=(rules.Sheet(scores=tuple(scores)),))
+    return rules.solo(scoring_options(options), rules.Sheet(scores=tuple(scores)))
 
 
 def sheet_of_mask(mask: int, dicez_50: bool = False) -> tuple:
@@ -154,7 +153,7 @@ def _extra_bonus(options: dict, outcome) -> int:
     state = solo_state(options, sheet_of_mask(1 << DICEZ_BOX, dicez_50=True))
     box = next(iter(rules.preview(state, 0, list(outcome))))
     after = rules.apply(state, 0, {"kind": "score", "category": box, "dice": list(outcome)})
-    return after.sheets[0].extra_bonus - state.sheets[0].extra_bonus
+    return rules.sheet_of(after, 0).extra_bonus - rules.sheet_of(state, 0).extra_bonus
 
 
 # --- positions ----------------------------------------------------------------------
