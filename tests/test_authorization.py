@@ -54,6 +54,9 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pages.export_json", "GET"): ALL_PAGE,
     ("pages.export_csv", "GET"): ALL_PAGE,
     ("pizza_theory.replay", "GET"): ALL_PAGE,
+    # DiceZ hides nothing: the coach reads any seat's sheet (when the table's coach option allows)
+    ("dicez.review", "GET"): ALL_PAGE,
+    ("dicez.coach_api", "GET"): ALL_PAGE,
     # links that are their own credential (the join secret, a hand-over token)
     ("pages.invite", "GET"): ALL_PAGE,
     ("pages.take_over_page", "GET"): ALL_PAGE,
@@ -67,6 +70,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pages.preview", "POST"): {"player"},
     ("pages.add_entry", "POST"): {"player"},
     ("pages.undo", "POST"): {"player"},
+    ("dicez.sheet_panel", "GET"): {"player"},
     # the host
     ("pages.host", "GET"): {"host"},
     ("pages.toggle_pass_and_play", "POST"): {"host"},
@@ -74,6 +78,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pages.handover", "POST"): {"host"},
     ("pages.rematch", "POST"): {"host"},
     ("pizza_theory.host_cuts", "GET"): {"host"},
+    ("dicez.host_progress", "GET"): {"host"},
     ("pizza_theory.host_cuts", "POST"): {"host"},
     # the JSON API
     ("api.create_table", "POST"): ALL_API,

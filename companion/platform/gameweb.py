@@ -42,6 +42,9 @@ class GameWeb:
     blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any
     # (label, endpoint) links on the host screen; the endpoint gets the table code
     host_links: tuple[tuple[str, str], ...] = ()
+    # a partial of the game's own on the host screen, drawn with host_context(ctx)'s variables
+    host_template: str | None = None
+    host_context: Callable[["PlayContext"], dict] = _no_context
 
 
 def int_field(form, name: str, label: str, low: int, high: int) -> int:

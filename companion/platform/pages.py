@@ -73,7 +73,9 @@ def announce_table(code: str, title: str, url: str) -> None:
 def host(code):
     if not g.host:
         abort(403, "Only the phone that started this table can open the host screen.")
-    return render_template("table/host.html", join_url=invite_url(g.table), **_screen_vars(play_context(screen_viewer())))
+    ctx = play_context(screen_viewer())
+    return render_template("table/host.html", join_url=invite_url(g.table),
+                           **ctx.game.web.host_context(ctx), **_screen_vars(ctx))
 
 
 @pages.post("/t/<code>/host/pass-and-play")

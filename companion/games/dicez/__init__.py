@@ -5,7 +5,7 @@ import random
 
 from companion.platform.contract import EngineGame, RuleError, Viewer
 
-from . import rules
+from . import coach, rules
 from .describe import describe
 from .web import WEB
 
@@ -18,6 +18,16 @@ class DiceZ(EngineGame):
     entry_fields = rules.ENTRY_FIELDS
     web = WEB
     engine = rules
+
+    def normalize_options(self, options):
+        """The rules' options plus the table's coach mode (off / after the game / live), which
+        changes no rule: the rules never see it."""
+        rest = dict(options) if isinstance(options, dict) else options
+        mode = coach.normalize_mode(rest.pop("coach", None)) if isinstance(rest, dict) else "off"
+        return {**rules.normalize_options(rest), "coach": mode}
+
+    def new_state(self, players, options):
+        return rules.new_state(players, {k: v for k, v in (options or {}).items() if k != "coach"})
 
     def view(self, state, viewer: Viewer):
         return rules.view(state)  # nothing in DiceZ is secret

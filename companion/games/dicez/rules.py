@@ -436,6 +436,16 @@ def _check_joker_order(dice: tuple[int, ...], box: str, scores: Mapping[str, int
 # --- reading the state ----------------------------------------------------------
 
 
+def sheet_of(state: State, seat: int) -> Sheet:
+    """One seat's sheet (the coach weighs what-ifs on it)."""
+    return state.sheets[_check_seat(state, seat)]
+
+
+def solo(options: Mapping[str, Any] | None, sheet: Sheet) -> State:
+    """A one-seat table of these options holding `sheet` with no roll recorded (the coach's what-ifs)."""
+    return State(options=tuple(normalize_options(options).items()), sheets=(replace(sheet, rolls=()),))
+
+
 def finished(state: State) -> bool:
     return all(sheet.filled == len(BOXES) for sheet in state.sheets)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb, int_field
 
-from . import rules
+from . import coach_web, rules
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 OPTION_FIELDS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
@@ -59,6 +59,7 @@ def sheet_context(ctx, form) -> dict:
         "form_error": form_error,
         "roll_by_roll": ctx.options.get("roll_by_roll"),
         **_labels(),
+        **coach_web.sheet_vars(ctx, hints["dice"]),
     }
 
 
@@ -72,7 +73,8 @@ def _labels() -> dict:
 
 
 def create_options(form, players) -> dict:
-    return {name: True for name in OPTION_FIELDS if form.get(f"dicez_{name}")}
+    chosen = {name: True for name in OPTION_FIELDS if form.get(f"dicez_{name}")}
+    return {**chosen, "coach": form.get("dicez_coach") or "off"}
 
 
 WEB = GameWeb(
@@ -84,4 +86,7 @@ WEB = GameWeb(
     table_context=table_context,
     create_options=create_options,
     options_template="dicez/options.html",
+    blueprint=coach_web.bp,
+    host_template="dicez/_coach_host.html",
+    host_context=coach_web.host_vars,
 )
