@@ -24,6 +24,9 @@ class DiceZ(EngineGame):
     def hints(self, state, seat, draft):
         return rules.hints(state, seat, draft)
 
+    def record(self, state, seat):
+        return rules.record(state, seat)
+
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         return {"dice": [rng.randint(1, 6) for _ in range(rules.DICE_PER_ROLL)]}
 

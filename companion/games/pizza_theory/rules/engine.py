@@ -375,6 +375,12 @@ def apply(state: State, seat: int, entry: dict) -> State:
     return handler(state, seat, entry)
 
 
+def record(state: State, seat: int) -> dict:
+    """For the player's record: did the seat win, by its place in the first round's turn order."""
+    label = ("1st", "2nd", "3rd")[_order(state.players, state.first_seat, 1).index(seat)]
+    return {"Wins by start position (%)": {label: 100 if seat in state.winners else 0}}
+
+
 def finished(state: State) -> bool:
     return state.phase == OVER
 
