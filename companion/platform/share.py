@@ -63,9 +63,19 @@ WIDTH, TOP, ROW, BOTTOM = 800, 190, 72, 60
 INK, MUTED, PAPER, BAND, GOLD = "#222222", "#666666", "#fffaf0", "#f3e6cf", "#b8860b"
 
 
+# DejaVu Sans (Debian's fonts-dejavu-core, on most Linux systems) draws accented and non-Latin names;
+# Pillow's own font, the fallback, draws only ASCII well
+CARD_FONTS = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
 @lru_cache(maxsize=8)
 def _font(size: int):
-    return ImageFont.load_default(size=size)  # Pillow's own scalable font: no system font needed
+    for name in CARD_FONTS:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
 
 
 def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -76,6 +86,16 @@ def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
         angle = math.pi / 2 + k * math.pi / 5
         points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
     return points
+
+
+def _fit(draw, text: str, width: int) -> str:
+    """`text`, cut short with an ellipsis where it would run into the score."""
+    font = _font(34)
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def card_png(facts: dict) -> bytes:
@@ -91,7 +111,7 @@ def card_png(facts: dict) -> bytes:
             draw.rectangle((24, y, WIDTH - 24, y + ROW - 8), fill=BAND)
         if row["winner"]:
             draw.polygon(_star(60, y + 32, 18), fill=GOLD)
-        draw.text((92, y + 14), row["name"], fill=INK, font=_font(34))
+        draw.text((92, y + 14), _fit(draw, row["name"], WIDTH - 260), fill=INK, font=_font(34))
         draw.text((WIDTH - 44, y + 14), str(row["score"]), fill=INK, font=_font(34), anchor="ra")
     draw.text((40, height - 44), SOURCE_NAME, fill=MUTED, font=_font(20))
     out = io.BytesIO()
