@@ -3,7 +3,7 @@
     /work/venv/bin/python bench/bench_pizza_theory.py
 
 Targets from the issue: resolving one round <= 0.5 ms; outcomes for all 216 cuts <= 20 ms;
-replaying a 30-round game <= 20 ms.
+replaying a 30-round game <= 20 ms; the what-if of one round (issue 13) <= 20 ms.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.games.pizza_theory.rules import (BOARD, apply, finished, legal_spaces, neutral_spaces,  # noqa: E402
                                           new_state, outcomes, resolve_masks, view, waiting_for)
 from companion.games.pizza_theory.rules.board import load_board  # noqa: E402
-from companion.games.pizza_theory.rules.engine import corner_of  # noqa: E402
+from companion.games.pizza_theory.rules.engine import corner_of, what_if  # noqa: E402
 
 
 def long_game(seed: int, players: int = 3, rounds: int = 30):
@@ -90,6 +90,7 @@ def main() -> None:
         ("resolve one round via apply(last cut)", median_ms(lambda: apply(before_last, seat, last_cut), 2000)),
         ("outcomes() for all 216 cuts", median_ms(lambda: outcomes(before_last, "current"), 200)),
         (f"replay {final.round - 1}-round game ({len(log)} entries)", median_ms(replay, 100)),
+        ("what_if(last round): 6 lines for each of 3 seats", median_ms(lambda: what_if(final.last), 500)),
         ("view(state, seat) with last resolution", median_ms(lambda: view(final, 0), 500)),
         ("load + validate board, precompute 216 cuts", median_ms(load_board, 20)),
     ]

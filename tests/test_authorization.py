@@ -57,6 +57,10 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     # DiceZ hides nothing: the coach reads any seat's sheet (when the table's coach option allows)
     ("dicez.review", "GET"): ALL_PAGE,
     ("dicez.coach_api", "GET"): ALL_PAGE,
+    ("results.card_svg", "GET"): ALL_PAGE,  # a finished game's result, like its export
+    ("results.card_png_file", "GET"): ALL_PAGE,
+    # a player's record across games: names and scores, as on /history
+    ("results.player", "GET"): ALL_PAGE,
     # links that are their own credential (the join secret, a hand-over token)
     ("pages.invite", "GET"): ALL_PAGE,
     ("pages.take_over_page", "GET"): ALL_PAGE,
@@ -84,6 +88,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("api.create_table", "POST"): ALL_API,
     ("api.table_state", "GET"): ALL_API,
     ("api.entries", "GET"): ALL_API,
+    ("api.player", "GET"): ALL_API,
     ("api.add_entry", "POST"): {"seat", "other"},  # each for its own seat; the host only at pass-and-play
     ("api.undo", "POST"): {"seat", "other"},
     ("api.rematch", "POST"): {"host"},

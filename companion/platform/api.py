@@ -14,6 +14,7 @@ from .context import HANDOVER_MINUTES, absolute_url, check_seat_number, game_rep
 from .contract import MalformedEntry, RuleError, Viewer
 from .registry import GAMES
 from .play import Replay, TableError, new_table, record, seat_viewer, visible_log
+from .players import player_record
 from .storage import fingerprint
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -196,3 +197,12 @@ def rematch(code):
         raise TableError(409, "The game is still being played.")
     game_no = store().start_next_game(table.code, table.current_game)
     return jsonify(code=table.code, game_no=game_no), 201
+
+
+@api.get("/players/<path:name>")
+def player(name):
+    """A player's record across games (the same name, case and spacing aside, at any table)."""
+    rec = player_record(store(), name)
+    if rec is None:
+        raise TableError(404, "Nobody of that name has finished a game on this server yet.")
+    return jsonify(rec.as_json())

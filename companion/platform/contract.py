@@ -170,6 +170,21 @@ class Game(ABC):
     def totals(self, state: State) -> list[int]:
         """Each seat's score as it stands."""
 
+    # ---- a finished game, kept and shared --------------------------------------------
+    def record(self, state: State, seat: int) -> dict[str, dict[str, float]]:
+        """What a finished game adds to `seat`'s record across games, beyond played, won and score:
+        chart title -> {label: number}. A player's page shows, for each label, the mean over the
+        games that name it (so a rate is a 0/100 value given only where it applies)."""
+        return {}
+
+    def highest_wins(self, options: dict) -> bool:
+        """Does the highest total win (False: the lowest)?"""
+        return True
+
+    def starting_seat(self, options: dict) -> int:
+        """The seat that plays first in the game's first round."""
+        return 0
+
     def sample_draft(self, state: State, seat: int, rng) -> dict:
         """A draft a player at the table could have tapped now: what the real dice might show, a
         random tap. With `hints(...)["legal"]` it drives random playouts (the contract suite)."""

@@ -23,6 +23,8 @@ from .live import Live, format_marker, parse_marker, stream
 from .play import TableError, last_entry, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
+from .results import finale
+from .share import bgstats_link, bgstats_play
 
 pages = Blueprint("pages", __name__)
 
@@ -298,7 +300,15 @@ def _sheet_page(seat, form, error=None):
 
 def _render_sheet(seat, form, error=None):
     ctx = play_context(sheet_viewer(g.table, seat))
-    return render_template(ctx.game.web.sheet_template, **_sheet_vars(ctx, form, error))
+    variables = _sheet_vars(ctx, form, error)
+    return render_template(ctx.game.web.sheet_template, **variables) + _finale_oob(variables)
+
+
+def _finale_oob(variables) -> str:
+    """A fragment that shows a finished game also brings the page's finale links (table/_finale.html)."""
+    if not variables["finale"]:
+        return ""
+    return render_template("table/_finale.html", finale=variables["finale"], oob=True)
 
 
 def _sheet_vars(ctx: PlayContext, form, error=None) -> dict:
@@ -317,6 +327,8 @@ def _page_vars(ctx: PlayContext) -> dict:
         "winners": rep.game.winners(rep.state),
         "waiting_for": rep.game.waiting_for(rep.state),
         "finished": rep.finished,
+        # what a finished game's screens link to (templates/table/_finale.html)
+        "finale": finale(ctx.table, rep.info.game_no) if rep.finished else None,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
         **live_vars(ctx.table, rep),
         "is_host": g.host,
@@ -360,7 +372,7 @@ def table_view(code):
 @pages.get("/t/<code>/board")
 def board_fragment(code):
     variables = _table_vars()
-    return render_template(variables["web"].table_template, **variables)
+    return render_template(variables["web"].table_template, **variables) + _finale_oob(variables)
 
 
 def _seen_marker():
@@ -412,25 +424,29 @@ def poll(code):
 @pages.get("/history")
 def history():
     return render_template("history.html", games=store().finished_games(), table=None,
-                           titles={gid: game.title for gid, game in GAMES.items()})
+                           titles={gid: game.title for gid, game in GAMES.items()}, bgstats=bgstats_link)
 
 
 @pages.get("/t/<code>/history")
 def table_history(code):
     return render_template("history.html", games=[x for x in store().games(g.table.code) if x.finished_at],
-                           table=g.table, titles={gid: game.title for gid, game in GAMES.items()})
+                           table=g.table, titles={gid: game.title for gid, game in GAMES.items()},
+                           bgstats=bgstats_link)
 
 
 def export_data(table, rep, viewer: Viewer) -> tuple[dict, list[dict]]:
     """A game as exported: its facts and, per player, the sheet the viewer may see."""
     players = players_summary(rep, table, rep.game.view(rep.state, viewer))
+    info = store().game(table.code, rep.info.game_no) if rep.finished else rep.info  # with its end time
     data = {
         "code": table.code, "game": rep.game.id, "game_no": rep.info.game_no, "options": rep.info.options,
         "started_at": rep.info.started_at.isoformat(),
-        "finished_at": rep.info.finished_at.isoformat() if rep.info.finished_at else None,
+        "finished_at": info.finished_at.isoformat() if info.finished_at else None,
         "finished": rep.finished, "winners": rep.game.winners(rep.state),
         "players": players,
         "entries": visible_log(rep, viewer),
+        # the play as BG Stats takes it ("Send to BG Stats" on the final screens)
+        "bgstats": bgstats_play(info) if rep.finished else None,
     }
     return data, players
 

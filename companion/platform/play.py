@@ -228,6 +228,8 @@ def result_of(game: Game, state, table: TableInfo) -> dict:
         "totals": list(game.totals(state)),
         "winners": list(game.winners(state)),
         "names": [s.name for s in table.seats],
+        # each seat's figures for its record across games (Game.record), kept with the result
+        "records": [game.record(state, seat) for seat in range(len(table.seats))],
     }
 
 

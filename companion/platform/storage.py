@@ -104,6 +104,19 @@ documents_t = Table(
 )
 
 
+# Who played which finished game, by name (the same name, case and spacing aside, is one player):
+# written with a game's result, it finds a player's games without reading every result.
+player_games_t = Table(
+    "player_games", metadata,
+    Column("name_key", String(40), nullable=False),
+    Column("table_code", String(CODE_LENGTH), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    PrimaryKeyConstraint("name_key", "table_code", "game_no", "seat"),
+    ForeignKeyConstraint(["table_code", "game_no"], ["games.table_code", "games.game_no"]),
+)
+
+
 # A seat token a device lost when the host moved the seat: that device is told, not refused.
 retired_tokens_t = Table(
     "retired_tokens", metadata,
@@ -156,6 +169,16 @@ ENTRY_BY_HOST_KEY = select(entries_t).where(  # a host action: its seat is NULL,
 APPEND = insert(entries_t)
 FINISHED_GAMES = (select(games_t).where(games_t.c.finished_at.is_not(None))
                   .order_by(games_t.c.finished_at.desc()).limit(bindparam("limit")))
+
+
+def name_key(name: str) -> str:
+    """A player's name as the record knows it: spacing and case set aside."""
+    return " ".join(name.split()).casefold()[:40]
+
+
+def _player_rows(code: str, game_no: int, result: dict) -> list[dict]:
+    return [{"name_key": name_key(n), "table_code": code, "game_no": game_no, "seat": seat}
+            for seat, n in enumerate(result.get("names") or [])]
 
 
 @dataclass(frozen=True)
@@ -343,6 +366,24 @@ def upgrade_schema(engine: Engine) -> None:
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(
                 join_secret=new_token(), pin=new_pin()))
     add_indexes(engine)
+    index_players(engine)
+
+
+def index_players(engine: Engine) -> None:
+    """Games finished before the player index existed get their rows (once: the index is empty)."""
+    with engine.connect() as conn:
+        if conn.execute(select(player_games_t.c.seat).limit(1)).first() is not None:
+            return
+        rows = conn.execute(select(games_t.c.table_code, games_t.c.game_no, games_t.c.result)
+                            .where(games_t.c.finished_at.is_not(None))).all()
+    index = [r for code, no, result in rows for r in _player_rows(code, no, result or {})]
+    if not index:
+        return
+    try:
+        with engine.begin() as conn:
+            conn.execute(insert(player_games_t), index)
+    except IntegrityError:
+        pass  # another process starting at the same time filled it
 
 
 def add_indexes(engine: Engine) -> None:
@@ -493,6 +534,17 @@ class Store:
             rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
         return [_game_info(r) for r in rows]
 
+    def player_games(self, key: str) -> list[tuple[GameInfo, int]]:
+        """Every finished game a player (by `name_key`) sat at, latest first, with their seat."""
+        query = (select(games_t, player_games_t.c.seat)
+                 .join(player_games_t, (player_games_t.c.table_code == games_t.c.table_code)
+                       & (player_games_t.c.game_no == games_t.c.game_no))
+                 .where(player_games_t.c.name_key == key, games_t.c.finished_at.is_not(None))
+                 .order_by(games_t.c.finished_at.desc(), games_t.c.table_code, games_t.c.game_no))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [(_game_info(r), r["seat"]) for r in rows]
+
     def start_next_game(self, code: str, after_game_no: int) -> int:
         """Rematch: open game number after_game_no + 1 unless another request already did."""
         with self.engine.begin() as conn:
@@ -562,9 +614,11 @@ class Store:
             with self.engine.begin() as conn:
                 conn.execute(APPEND, row)
                 if finished is not None:
-                    conn.execute(update(games_t).where(
+                    done = conn.execute(update(games_t).where(
                         games_t.c.table_code == code, games_t.c.game_no == game_no,
-                        games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished))
+                        games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished)).rowcount
+                    if done:
+                        conn.execute(insert(player_games_t), _player_rows(code, game_no, finished))
         except IntegrityError as exc:
             raise Conflict(str(exc)) from None
         except OperationalError as exc:  # SQLite: "database is locked" after the busy timeout

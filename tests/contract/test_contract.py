@@ -174,3 +174,24 @@ def test_a_game_keeps_documents_only_in_the_collections_it_declares(app):
                 assert [(d.name, d.data, d.owner) for d in docs.all()] == [("Contract test", {"n": 1}, "someone")]
                 docs.delete("Contract test")
                 assert docs.get("Contract test") is None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_finished_game_gives_each_seat_a_record_of_numbers(game_id, seed):
+    """Game.record: chart title -> {label: number}, JSON as it is, the same charts for every seat."""
+    game, players, rng = _seeded(game_id, seed)
+    options = game.normalize_options({})
+    state, _ = playout(game, players, rng)
+    records = [game.record(state, seat) for seat in range(players)]
+    assert json.loads(json.dumps(records)) == records
+    for rec in records:
+        assert isinstance(rec, dict)
+        for title, bars in rec.items():
+            assert isinstance(title, str) and title and isinstance(bars, dict) and bars
+            assert all(isinstance(label, str) and isinstance(v, (int, float)) and not isinstance(v, bool)
+                       for label, v in bars.items())
+    assert len({tuple(rec) for rec in records}) == 1
+    assert isinstance(game.highest_wins(options), bool)
+    assert game.starting_seat(options) in range(players)

@@ -33,6 +33,9 @@ class DiceAndSlice(EngineGame):
     def describe(self, entry_seat, entry, before, after, names):
         return describe(entry_seat, entry, before, after, names)
 
+    def record(self, state, seat):
+        return rules.record(state, seat)
+
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         """What the dice in the tower might show, and a dot tapped somewhere on the sheet (for the
         pattern, turned at random, or for a bonus dot)."""

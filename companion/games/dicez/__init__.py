@@ -38,6 +38,9 @@ class DiceZ(EngineGame):
     def describe(self, entry_seat, entry, before, after, names):
         return describe(entry_seat, entry, before, after, names)
 
+    def record(self, state, seat):
+        return rules.record(state, seat)
+
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         return {"dice": [rng.randint(1, 6) for _ in range(rules.DICE_PER_ROLL)]}
 

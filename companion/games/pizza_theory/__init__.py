@@ -38,6 +38,12 @@ class PizzaTheory(EngineGame):
     def undo_refusal(self, seat, entry, before, now):
         return engine.undo_refusal(seat, entry, before, now)
 
+    def record(self, state, seat):
+        return engine.record(state, seat)
+
+    def starting_seat(self, options):
+        return options.get("first_seat", 0)
+
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
         return rules.sample_draft(rng)
 

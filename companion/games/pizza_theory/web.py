@@ -122,7 +122,17 @@ def _cutters(res, names) -> list:
     return out
 
 
-def reveal(res, names, corner: int, *, you: bool, x_spaces=()) -> dict:
+def _what_if(res, names, seat) -> dict:
+    """The round's what-if (the rules' own, per seat): each seat's best line against its choice,
+    and this seat's six lines in full."""
+    colours = {c["seat"]: c["colour"] for c in res["cuts"] if not c["neutral"]}
+    rows = [{**w, "name": names[w["seat"]], "colour": colours[w["seat"]], "letter": LETTERS[colours[w["seat"]]],
+             "chosen_on_board": w["by_line"][str(w["line_chosen"])]} for w in res.get("what_if", ())]
+    mine = next((r for r in rows if r["seat"] == seat), None)
+    return {"rows": rows, "mine": mine}
+
+
+def reveal(res, names, corner: int, *, you: bool, x_spaces=(), seat=None) -> dict:
     """The resolved round `res` drawn from `corner`: the board before the changes, with the cuts, the
     slices and the numbered changes, the checklist of those changes and who cut where."""
     board = draw_board(res["before"], corner, corner_seats=_cutters(res, names), x_spaces=x_spaces,
@@ -133,7 +143,7 @@ def reveal(res, names, corner: int, *, you: bool, x_spaces=()) -> dict:
              "letter": LETTERS[c["colour"]], "line": c["line"], "corner": c["board_label"]} for c in res["cuts"]]
     return {"round": res["round"], "board": board, "cuts": cuts, "slices": res["slices"], "safe": res["safe"],
             "checklist": [_checklist_item(n, ch, board) for n, ch in enumerate(res["changes"], 1)],
-            "would_be": res["would_be"], "after": res["on_board_after"]}
+            "would_be": res["would_be"], "after": res["on_board_after"], "what_if": _what_if(res, names, seat)}
 
 
 def _last_reveal(view, names, seat) -> dict | None:
@@ -144,7 +154,7 @@ def _last_reveal(view, names, seat) -> dict | None:
         corner = res["first_corner"]
     else:
         corner = next(c["corner_index"] for c in res["cuts"] if c["seat"] == seat)
-    rv = reveal(res, names, corner, you=seat is not None, x_spaces=_x_spaces(view))
+    rv = reveal(res, names, corner, you=seat is not None, x_spaces=_x_spaces(view), seat=seat)
     # the last reveal stays open (at the top of a phone) while the next round's toppings go down, as
     # people may still be copying its changes onto the real board; it folds away once the round reaches
     # its cuts (a phone also folds it when every change on it is ticked: sheet.js)

@@ -23,6 +23,9 @@ class ScorePad(EngineGame):
     def undo_refusal(self, seat, entry, before, now):
         return rules.undo_refusal(seat, now)
 
+    def highest_wins(self, options):
+        return options.get("wins", "highest") == "highest"
+
     def view(self, state, viewer: Viewer):
         return rules.view(state)  # SP-14: nothing is secret, every viewer sees the whole pad
 

@@ -19,6 +19,7 @@ from .engine import (
     new_state,
     normalize_options,
     placements_for,
+    record,
     totals,
     waiting_for,
     winners,
@@ -29,7 +30,7 @@ from .view import view
 
 __all__ = [
     "Edition", "RuleError", "State", "analyse", "apply", "breakdown", "default_edition",
-    "finished", "hints", "legal_placements", "load_edition", "new_state", "normalize_options", "placements_for",
+    "finished", "hints", "legal_placements", "load_edition", "new_state", "normalize_options", "placements_for", "record",
     "totals",
     "view", "waiting_for", "winners",
 ]

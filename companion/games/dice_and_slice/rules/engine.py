@@ -444,6 +444,18 @@ def breakdown(state: State, seat: int) -> dict:
     }
 
 
+# sizes a scorable slice can have: a 1 x 1 square, or a rectangle at least 2 wide both ways (a 1 x k
+# strip with k >= 2 never scores), of at most MAX_SLICE squares
+SCORABLE_SIZES = sorted({w * h for w in range(1, g.MAX_SLICE + 1) for h in range(1, g.MAX_SLICE + 1)
+                         if w * h <= g.MAX_SLICE and (w == h == 1 or min(w, h) >= 2)})
+
+
+def record(state: State, seat: int) -> dict:
+    """A finished sheet for the player's record: how many slices of each size it scored."""
+    counts = {row["size"]: row["count"] for row in breakdown(state, seat)["slices"]}
+    return {"Slices per game, by size": {str(n): counts.get(n, 0) for n in SCORABLE_SIZES}}
+
+
 def totals(state: State) -> list[int]:
     return [breakdown(state, i)["total"] for i in range(state.players)]
 

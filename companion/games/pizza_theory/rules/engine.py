@@ -326,6 +326,25 @@ def outcomes(state: State, position: str = "last") -> dict[tuple[int, int, int],
     return result
 
 
+def what_if(res: Resolution) -> list[dict]:
+    """After a reveal, per seat: how many toppings of its colour would be on the pizza after the
+    round for each of its six lines, the other cuts (the neutral one too) as they were."""
+    out = []
+    for who, colour, ci, family, line in res.cutters:
+        if who < 0:
+            continue
+        by_line = {}
+        for n, k in enumerate(BOARD.corners[ci].numbering, 1):
+            ks = list(res.ks)
+            ks[family] = k
+            outcome = resolve_masks(BOARD.cut_slices[BOARD.cut_id(tuple(ks))], *res.before, detail=False)
+            by_line[str(n)] = outcome.masks[colour].bit_count()
+        best = max(by_line.values())
+        out.append({"seat": who, "line_chosen": line, "by_line": by_line,
+                    "best_lines": [int(n) for n, v in by_line.items() if v == best], "best_on_board": best})
+    return out
+
+
 # ---------------------------------------------------------------- contract
 
 _HANDLERS = {"place": _place, "cut": _cut, "neutral": _neutral}
@@ -354,6 +373,12 @@ def apply(state: State, seat: int, entry: dict) -> State:
     if state.phase == OVER:
         raise RuleError("The game is over.")
     return handler(state, seat, entry)
+
+
+def record(state: State, seat: int) -> dict:
+    """For the player's record: did the seat win, by its place in the first round's turn order."""
+    label = ("1st", "2nd", "3rd")[_order(state.players, state.first_seat, 1).index(seat)]
+    return {"Wins by start position (%)": {label: 100 if seat in state.winners else 0}}
 
 
 def finished(state: State) -> bool:

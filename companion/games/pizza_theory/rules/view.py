@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from .board import AXES, LABELS
-from .engine import ADD, BOARD, CUT, NEUTRAL, OVER, Resolution, State, _legal_mask, corner_of, waiting_for
+from .engine import (ADD, BOARD, CUT, NEUTRAL, OVER, Resolution, State, _legal_mask, corner_of, waiting_for,
+                     what_if)
 from .resolve import COLOURS, EMPTY, MAJORITY, TIE2, describe_change
 
 
@@ -81,6 +82,8 @@ def resolution_view(res: Resolution) -> dict:
         "on_board_after": dict(zip(COLOURS, (m.bit_count() for m in out.masks))),
         "before": _occupants(res.before),
         "after": _occupants(out.masks),
+        # per seat: its count after the round for each of its lines, the other cuts unchanged
+        "what_if": what_if(res),
     }
 
 

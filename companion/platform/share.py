@@ -1,0 +1,119 @@
+"""Sharing a finished game: the play BG Stats records from its push-play link, and the result card
+(the same facts drawn as SVG by a template and as PNG by Pillow). Knows no game: everything comes
+from the stored result (written when the game ended) and the contract."""
+from __future__ import annotations
+
+import io
+import json
+import math
+from functools import lru_cache
+from urllib.parse import quote
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .registry import get_game
+from .storage import GameInfo
+
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+SOURCE_NAME = "Game companion"
+
+
+def _local(stamp):
+    """A stored UTC time as the server's local time (the venue's clock): what BG Stats expects."""
+    return stamp.astimezone()
+
+
+def bgstats_play(info: GameInfo) -> dict:
+    """A finished game as BG Stats' push-play link takes it, from its stored result. No
+    BoardGameGeek id: no source we hold gives one for these games."""
+    game, result = get_game(info.game), info.result
+    winners, start = set(result["winners"]), game.starting_seat(info.options)
+    return {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": f"{info.table_code}-{info.game_no}",
+        "playDate": _local(info.started_at).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(1, round((info.finished_at - info.started_at).total_seconds() / 60)),
+        "game": {"name": game.title, "highestWins": game.highest_wins(info.options), "sourceGameId": game.id},
+        "players": [{"name": name, "score": score, "winner": seat in winners, "startPlayer": seat == start}
+                    for seat, (name, score) in enumerate(zip(result["names"], result["totals"]))],
+    }
+
+
+def bgstats_link(info: GameInfo) -> str:
+    play = json.dumps(bgstats_play(info), separators=(",", ":"), ensure_ascii=False)
+    return BGSTATS_URL + quote(play, safe="")
+
+
+def card_facts(info: GameInfo) -> dict:
+    """What a result card shows: the game, when, and every player's final score, best first."""
+    game, result = get_game(info.game), info.result
+    totals, winners = result["totals"], set(result["winners"])
+    sign = -1 if game.highest_wins(info.options) else 1
+    order = sorted(range(len(totals)), key=lambda s: (s not in winners, sign * totals[s], s))
+    return {
+        "title": game.title,
+        "when": _local(info.finished_at).strftime("%Y-%m-%d %H:%M"),
+        "where": f"Table {info.table_code} · game {info.game_no}",
+        "rows": [{"name": result["names"][s], "score": totals[s], "winner": s in winners} for s in order],
+    }
+
+
+# ---- the PNG --------------------------------------------------------------------------------
+WIDTH, TOP, ROW, BOTTOM = 800, 190, 72, 60
+INK, MUTED, PAPER, BAND, GOLD = "#222222", "#666666", "#fffaf0", "#f3e6cf", "#b8860b"
+
+
+# DejaVu Sans (Debian's fonts-dejavu-core, on most Linux systems) draws accented and non-Latin names;
+# Pillow's own font, the fallback, draws only ASCII well
+CARD_FONTS = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@lru_cache(maxsize=8)
+def _font(size: int):
+    for name in CARD_FONTS:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=size)
+
+
+def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """A five-pointed star (Pillow's font has no star character)."""
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+    return points
+
+
+def _fit(draw, text: str, width: int) -> str:
+    """`text`, cut short with an ellipsis where it would run into the score."""
+    font = _font(34)
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def card_png(facts: dict) -> bytes:
+    rows = facts["rows"]
+    height = TOP + ROW * len(rows) + BOTTOM
+    img = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(img)
+    draw.text((40, 36), facts["title"], fill=INK, font=_font(52))
+    draw.text((40, 108), f"{facts['when']} · {facts['where']}", fill=MUTED, font=_font(26))
+    for i, row in enumerate(rows):
+        y = TOP + i * ROW
+        if i % 2 == 0:
+            draw.rectangle((24, y, WIDTH - 24, y + ROW - 8), fill=BAND)
+        if row["winner"]:
+            draw.polygon(_star(60, y + 32, 18), fill=GOLD)
+        draw.text((92, y + 14), _fit(draw, row["name"], WIDTH - 260), fill=INK, font=_font(34))
+        draw.text((WIDTH - 44, y + 14), str(row["score"]), fill=INK, font=_font(34), anchor="ra")
+    draw.text((40, height - 44), SOURCE_NAME, fill=MUTED, font=_font(20))
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=True)
+    return out.getvalue()

@@ -1,0 +1,110 @@
+"""Sharing a finished game (issue 13 items 5 and 6): the BG Stats push-play link and the result card."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+import xml.etree.ElementTree as ET
+from datetime import datetime
+from html import unescape
+from urllib.parse import parse_qs, urlsplit
+
+from companion.platform.share import BGSTATS_URL
+from tests.helpers import new_table, post_entry
+from tests.platform.test_records import BAD, BAD_TOTAL, GOOD, GOOD_TOTAL, play_dicez, play_score_pad
+
+
+def _bgstats_from(html: str) -> dict:
+    """The play a page's "Send to BG Stats" link carries, decoded as BG Stats would."""
+    href = unescape(re.search(r'href="([^"]+)"[^>]*data-testid="bgstats"', html).group(1))
+    assert href.startswith(BGSTATS_URL)
+    parts = urlsplit(href)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    return json.loads(parse_qs(parts.query, strict_parsing=True)["data"][0])
+
+
+def test_the_bgstats_play_matches_the_table(client):
+    table = play_dicez(client, ["Ann", "Ben Ö"], [GOOD, BAD])
+    code = table["code"]
+    play = _bgstats_from(client.get(f"/t/{code}/view").get_data(as_text=True))
+    state = client.get(f"/api/tables/{code}").get_json()
+    assert play["sourceName"] == "Game companion"
+    assert play["sourcePlayId"] == f"{code}-1"
+    assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
+    assert isinstance(play["durationMin"], int) and play["durationMin"] >= 1
+    assert play["game"] == {"name": "DiceZ", "highestWins": True, "sourceGameId": "dicez"}  # no BGG id invented
+    assert play["players"] == [
+        {"name": "Ann", "score": GOOD_TOTAL, "winner": True, "startPlayer": True},
+        {"name": "Ben Ö", "score": BAD_TOTAL, "winner": False, "startPlayer": False},
+    ]
+    assert [p["score"] for p in play["players"]] == [p["total"] for p in state["players"]]
+    # the same play in the game's JSON export, on the history page and on the phone's final sheet
+    export = client.get(f"/t/{code}/games/1/export.json").get_json()
+    assert export["bgstats"] == play
+    history = client.get("/history").get_data(as_text=True)
+    href = unescape(re.search(r'href="([^"]+)"[^>]*data-testid="history-bgstats"', history).group(1))
+    assert json.loads(parse_qs(urlsplit(href).query)["data"][0]) == play
+
+
+def test_a_lowest_wins_pad_tells_bgstats_so(client):
+    play_score_pad(client, ["Ann", "Ben"], [(3, 9)], wins="lowest")
+    export_path = re.search(r'href="(/t/\w+/games/1/export\.json)"', client.get("/history").get_data(as_text=True))
+    play = client.get(export_path.group(1)).get_json()["bgstats"]
+    assert play["game"]["highestWins"] is False
+    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ann", 3, True), ("Ben", 9, False)]
+
+
+def test_an_unfinished_game_has_no_play_nor_card(client):
+    table = new_table(client, players=["Ann"])
+    code = table["code"]
+    assert client.get(f"/t/{code}/games/1/export.json").get_json()["bgstats"] is None
+    assert 'data-testid="finale"' not in client.get(f"/t/{code}/view").get_data(as_text=True)
+    assert client.get(f"/t/{code}/games/1/card.svg").status_code == 409
+    assert client.get(f"/t/{code}/games/1/card.png").status_code == 409
+    assert client.get(f"/t/{code}/games/7/card.png").status_code == 404
+
+
+def test_the_card_svg_shows_every_final_score_best_first(client):
+    code = play_dicez(client, ["Ben <b>", "Ann"], [BAD, GOOD])["code"]
+    resp = client.get(f"/t/{code}/games/1/card.svg")
+    assert resp.status_code == 200 and resp.mimetype == "image/svg+xml"
+    root = ET.fromstring(resp.get_data())  # well-formed XML: the name's "<b>" is escaped
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    rows = [[t.text for t in g.findall("s:text", ns)] for g in root.findall("s:g", ns)]
+    assert rows == [["★", "Ann", str(GOOD_TOTAL)], ["Ben <b>", str(BAD_TOTAL)]]
+    assert [g.get("data-winner") for g in root.findall("s:g", ns)] == ["yes", "no"]
+
+
+def test_the_card_png_is_a_png_of_the_cards_size(client):
+    code = play_dicez(client, ["Ann", "Ben", "Cy"], [GOOD, BAD, BAD])["code"]
+    resp = client.get(f"/t/{code}/games/1/card.png")
+    assert resp.status_code == 200 and resp.mimetype == "image/png"
+    data = resp.get_data()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk
+    assert (width, height) == (800, 190 + 3 * 72 + 60)
+    assert 5_000 < len(data) < 200_000
+    from io import BytesIO
+
+    from PIL import Image
+    img = Image.open(BytesIO(data)).convert("RGB")
+    assert len(img.getcolors(maxcolors=1 << 16) or ()) > 10  # text and bands were drawn, not a blank sheet
+    # the winner's star is drawn in gold beside the first row
+    assert (184, 134, 11) in {img.getpixel((x, y)) for x in range(44, 78) for y in range(200, 240)}
+
+
+def test_the_final_sheet_links_its_card_and_bgstats(client):
+    table = new_table(client, players=["Ann"])
+    code = table["code"]
+    from tests.helpers import join_seat
+    join_seat(client, code, 0)
+    for dice, box in GOOD[:-1]:
+        assert post_entry(client, table, 0, kind="score", dice=dice, category=box).status_code == 201
+    assert 'data-testid="finale"' not in client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    dice, box = GOOD[-1]
+    assert post_entry(client, table, 0, kind="score", dice=dice, category=box).status_code == 201
+    page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
+    assert f'href="/t/{code}/games/1/card.png"' in page and _bgstats_from(page)["players"][0]["score"] == GOOD_TOTAL
+    fragment = client.get(f"/t/{code}/s/0/sheet", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="finale" hx-swap-oob="true"' in fragment  # a live refresh brings the links too
