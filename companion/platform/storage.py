@@ -261,6 +261,9 @@ def normalize_url(url: str) -> str:
     return url
 
 
+PG_POOL_SIZE, PG_POOL_OVERFLOW = 10, 20
+
+
 def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
@@ -277,7 +280,9 @@ def make_engine(url: str) -> Engine:
 
         _watch_sqlite_file(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # one process serves hundreds of greenlets at once: a pool of 5 (+10) made requests queue for a
+    # connection under load; 2 processes x 30 stay within PostgreSQL's default 100 connections
+    return create_engine(url, pool_pre_ping=True, pool_size=PG_POOL_SIZE, max_overflow=PG_POOL_OVERFLOW)
 
 
 def _watch_sqlite_file(engine: Engine) -> None:
