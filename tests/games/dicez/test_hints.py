@@ -46,6 +46,6 @@ def test_a_die_tap_answers_the_box_list_and_head_not_the_dice(client):
 
 def test_a_table_view_is_drawn_from_the_view_alone(client):
     table = new_table(client)
-    assert post_entry(client, table, 1, kind="score", category="chance", dice=[6, 6, 5, 5, 4]).status_code == 201
+    assert post_entry(client, table, 0, kind="score", category="chance", dice=[6, 6, 5, 5, 4]).status_code == 201
     html = client.get(f"/t/{table['code']}/board").get_data(as_text=True)
-    assert 'data-testid="view-total-1">26<' in html
+    assert 'data-testid="view-total-0">26<' in html
