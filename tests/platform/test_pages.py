@@ -192,7 +192,7 @@ def test_roll_by_roll_sheet_records_rolls_and_held_dice(client):  # DZ roll-by-r
     assert roll([6, 6, 2, 3, 1]).status_code == 200
     page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
     assert "Roll 1 of 3" in page
-    assert 'value="6" checked' in page  # the last roll is pre-selected for the next one
+    assert 'aria-label="Die 1: 6"' in page  # the last roll is on the slots for the next one
     # a held die must keep its value
     resp = roll([5, 6, 2, 3, 1], held=(0, 1))
     assert resp.status_code == 422 and "held" in resp.get_data(as_text=True)
