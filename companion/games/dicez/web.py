@@ -20,14 +20,16 @@ HOUSE_RULES = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_
 GRID = (*rules.UPPER, "upper_bonus", *rules.LOWER, "total")
 
 
+FACE_TEXT = {str(face): face for face in range(1, 7)}
+SLOT_TEXT = {str(slot): slot for slot in SLOTS}
+
+
 def _die(text) -> int | None:
-    text = (text or "").strip()
-    return int(text) if text in {"1", "2", "3", "4", "5", "6"} else None
+    return FACE_TEXT.get((text or "").strip())
 
 
 def _slot(text) -> int | None:
-    text = (text or "").strip()
-    return int(text) if text.isdigit() and int(text) in SLOTS else None
+    return SLOT_TEXT.get((text or "").strip())
 
 
 def form_dice(form) -> tuple[list[int | None], str | None]:

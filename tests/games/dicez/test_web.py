@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.platform.play import load_replay, record
 from companion.platform.contract import RuleError
@@ -176,3 +178,17 @@ def test_a_new_table_refuses_the_same_entries_out_of_turn(store):  # DZ-20
     table = make_table(store, "dicez", ["Ann", "Ben"], {})
     with pytest.raises(RuleError, match="seat 1's turn"):
         record(store, table, 1, {"kind": "score", "dice": [1, 1, 2, 2, 3], "category": "ones"})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(form=st.dictionaries(st.sampled_from(["d0", "d1", "d2", "d3", "d4", "face", "slot", "cursor", "clear"]),
+                            st.one_of(st.sampled_from(["", "0", "1", "4", "6", "7", "²", "-1", " 3 "]),
+                                      st.text(max_size=4)), max_size=9))
+def test_any_tap_on_the_dice_draws_a_sheet_and_saves_nothing(client, table, form):  # DZ-19
+    for headers in ({}, HTMX):
+        resp = client.post(f"/t/{table['code']}/s/0/preview", data={**form, "csrf_token": table["csrf"]},
+                           headers=headers)
+        assert resp.status_code == 200
+    html = tap(client, table, [], **form)
+    assert len(slots(html)) == 5 and all(v in ("", "1", "2", "3", "4", "5", "6") for v in slots(html))
+    assert log(client, table["code"]) == []
