@@ -55,6 +55,8 @@ def main() -> None:
             host.goto(bases[0] + "/")
             host.fill('input[name="player0"]', "Ann")
             host.fill('input[name="player1"]', "Ben")
+            host.locator("details.options", has_text="DiceZ options").locator("summary").click()
+            host.uncheck('[data-testid="dicez-turn-order"]')  # free play: Ann fills her sheet alone
             host.click("text=Start the table")
             join = host.locator(".join-url").get_attribute("href")
             code = join.split("/t/", 1)[1].split("/")[0]
@@ -67,8 +69,9 @@ def main() -> None:
             total = 0
             for box in BOXES[: args.samples]:
                 face = BOXES.index(box) + 1 if box != "chance" else 6  # five ones in Ones, ... : never 0
-                for i in range(5):
-                    ann.locator(f'[data-testid="die-{i}-{face}"] + span').click()
+                ann.locator('[data-testid="clear-dice"]').click()
+                for _ in range(5):
+                    ann.locator(f'[data-testid="face-{face}"]').click()
                 ann.locator(f'[data-testid="score-{box}"]:not(.pending)').wait_for()
                 upper_before = sum(5 * (BOXES.index(b) + 1) for b in BOXES[:BOXES.index(box)] if b != "chance")
                 expected = total + 5 * face

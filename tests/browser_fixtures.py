@@ -102,13 +102,24 @@ def phone(browser):
         ctx.close()
 
 
-def start_dicez_table(host, base: str, names) -> str:
-    """On the host's page, start a DiceZ table for `names`; return the join URL it shows."""
+def start_dicez_table(host, base: str, names, turn_order: bool = True) -> str:
+    """On the host's page, start a DiceZ table for `names` (in seat order, or in free play with
+    `turn_order=False`); return the join URL it shows."""
     host.goto(base + "/")
     for i, name in enumerate(names):
         host.fill(f'input[name="player{i}"]', name)
+    if not turn_order:
+        host.locator("details.options", has_text="DiceZ options").locator("summary").click()
+        host.uncheck('[data-testid="dicez-turn-order"]')
     host.click("text=Start the table")
     return host.locator(".join-url").get_attribute("href")
+
+
+def tap_dice(page, dice) -> None:
+    """Enter a DiceZ throw as a player does: clear the slots, then tap each die's face in turn."""
+    page.locator('[data-testid="clear-dice"]').click()
+    for value in dice:
+        page.locator(f'[data-testid="face-{value}"]').click()
 
 
 def table_code(join_url: str) -> str:

@@ -7,7 +7,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server
+from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -16,8 +16,7 @@ start = start_server
 
 
 def score(page, dice, box):
-    for i, v in enumerate(dice):
-        page.locator(f'[data-testid="die-{i}-{v}"] + span').click()
+    tap_dice(page, dice)
     page.locator(f'[data-testid="score-{box}"]').click()
     expect(page.locator(f'[data-testid="box-{box}"]')).not_to_have_text("")
 
@@ -31,7 +30,7 @@ def test_a_page_follows_by_push_and_catches_up_after_its_server_restarts(tmp_pat
     a = start(port_a, env, tmp_path / "a.log")
     b = start(port_b, env, tmp_path / "b.log")
     try:
-        join_url = start_dicez_table(phone(), base_a, ["Ann", "Ben"])
+        join_url = start_dicez_table(phone(), base_a, ["Ann", "Ben"], turn_order=False)  # Ben plays alone
         ann, ben, screen = phone(), phone(), phone()
         join_as(ann, join_url, "Ann")                      # Ann's phone and the table view on A
         join_as(ben, join_url.replace(base_a, base_b), "Ben")  # Ben's phone on B

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as, start_dicez_table, table_code
+from tests.browser_fixtures import join_as, start_dicez_table, table_code, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -41,8 +41,7 @@ def settled(page) -> None:
 
 def score_offline(page, dice, box) -> None:
     """Tap the dice and a box while the phone has no connection (so no preview score is shown)."""
-    for i, value in enumerate(dice):
-        page.locator(f'[data-testid="die-{i}-{value}"] + span').click()
+    tap_dice(page, dice)
     page.locator(f'[data-testid="score-{box}"]').click()
 
 
@@ -168,8 +167,7 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_and_counts_once(servers, phon
         return len(posted) == 2
 
     ann.route("**/entries", deliver_then_drop_the_answer)
-    for i, value in enumerate([6, 6, 6, 6, 6]):
-        ann.locator(f'[data-testid="die-{i}-{value}"] + span').click()
+    tap_dice(ann, [6, 6, 6, 6, 6])
     expect(ann.locator('[data-testid="score-dicez"]')).to_have_text("50")
     with ann.expect_request(sent_twice, timeout=20_000):  # the phone sends it again by itself
         ann.locator('[data-testid="score-dicez"]').click()

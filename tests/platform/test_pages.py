@@ -104,7 +104,7 @@ def test_poll_is_empty_until_something_changes(client):
     code = table["code"]
     assert client.get(f"/t/{code}/poll?v=1.0.0").status_code == 204
     assert client.get(f"/t/{code}/poll?v=1.0.0").get_data() == b""
-    post_entry(client, table, 1, kind="score", dice=[2, 2, 2, 2, 2], category="dicez")
+    post_entry(client, table, 0, kind="score", dice=[2, 2, 2, 2, 2], category="dicez")
     resp = client.get(f"/t/{code}/poll?v=1.0.0")
     assert resp.status_code == 200 and resp.headers["HX-Trigger"] == "table-changed"
     assert resp.get_data(as_text=True) == "1.1.0"
@@ -125,7 +125,7 @@ def test_a_rematch_reloads_every_page(client):
 
 
 def test_table_view_shows_every_sheet(client):
-    table = new_table(client, ["Ann", "Ben", "Cy"])
+    table = new_table(client, ["Ann", "Ben", "Cy"], options={"turn_order": False})  # free play: Cy goes first
     post_entry(client, table, 2, kind="score", dice=[6, 6, 6, 6, 6], category="dicez")
     html = client.get(f"/t/{table['code']}/view").get_data(as_text=True)
     assert "Cy" in html and 'data-testid="view-total-2">50<' in html
@@ -192,7 +192,7 @@ def test_roll_by_roll_sheet_records_rolls_and_held_dice(client):  # DZ roll-by-r
     assert roll([6, 6, 2, 3, 1]).status_code == 200
     page = client.get(f"/t/{code}/s/0").get_data(as_text=True)
     assert "Roll 1 of 3" in page
-    assert 'value="6" checked' in page  # the last roll is pre-selected for the next one
+    assert 'aria-label="Die 1: 6"' in page  # the last roll is on the slots for the next one
     # a held die must keep its value
     resp = roll([5, 6, 2, 3, 1], held=(0, 1))
     assert resp.status_code == 422 and "held" in resp.get_data(as_text=True)

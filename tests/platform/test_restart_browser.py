@@ -6,7 +6,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server
+from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -26,8 +26,7 @@ def test_phones_survive_a_server_restart(tmp_path, phone):
         ann, ben = phone(), phone()
         join_as(ann, join_url, "Ann")
         join_as(ben, join_url, "Ben")
-        for i, v in enumerate([6, 6, 6, 1, 2]):
-            ann.locator(f'[data-testid="die-{i}-{v}"] + span').click()
+        tap_dice(ann, [6, 6, 6, 1, 2])
         expect(ann.locator('[data-testid="score-sixes"]')).to_have_text("18")
         ann.locator('[data-testid="score-sixes"]').click()
         expect(ann.locator('[data-testid="box-sixes"]')).to_have_text("18")
@@ -37,8 +36,7 @@ def test_phones_survive_a_server_restart(tmp_path, phone):
         server = start(port, env, tmp_path / "server.log")  # the same database, a new process: nothing kept in memory
 
         # Ben's phone was left open: it keeps polling and scores on the new process
-        for i, v in enumerate([5, 5, 5, 5, 5]):
-            ben.locator(f'[data-testid="die-{i}-{v}"] + span').click()
+        tap_dice(ben, [5, 5, 5, 5, 5])
         expect(ben.locator('[data-testid="score-dicez"]')).to_have_text("50")
         ben.locator('[data-testid="score-dicez"]').click()
         expect(ben.locator('[data-testid="box-dicez"]')).to_have_text("50")

@@ -75,13 +75,12 @@ def sheet_vars(ctx, dice) -> dict:
 @seat_required
 def sheet_panel(code, seat):
     """The panel alone, for htmx: asked again whenever the dice on the sheet change."""
-    from .web import dice_from_form  # the sheet's own reading of the dice fields
+    from .web import form_dice  # the sheet's own reading of the dice fields
 
     ctx = play_context(sheet_viewer(g.table, seat))
     _this_game(ctx)
-    try:
-        dice = dice_from_form(request.args)
-    except RuleError:
+    dice, problem = form_dice(request.args)
+    if problem or None in dice:
         dice = None
     if dice is None and ctx.options.get("roll_by_roll"):
         dice = coach.last_roll(ctx.replay.state, seat)

@@ -1,7 +1,14 @@
 """DiceZ: five dice, thirteen boxes, a Yahtzee relative.
 
-The dice are real: every player enters their own result, so each seat fills its own
-sheet and no turn order is enforced. Rule numbers (DZ-n) refer to seeds/dicez.md.
+The dice are real: every player enters their own result, so each seat fills its own sheet.
+With the `turn_order` option (DZ-20) the seats take their turns in seat order and an entry out of
+turn is refused; without it (free play, DZ-14) anyone may enter at any time.
+Rule numbers (DZ-n) refer to seeds/dicez.md.
+
+Options at two moments: `normalize_options` completes what a client asks for a new table (turn
+order on unless switched off); `new_state` reads options as a table stored them, and a table stored
+before turn order existed has no `turn_order` key: it keeps playing free, so its log replays as it
+was written.
 """
 from __future__ import annotations
 
@@ -66,7 +73,9 @@ BOX_MAX = {
 SMALL_STRAIGHTS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 LARGE_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 
-OPTIONS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
+OPTIONS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll", "turn_order")
+# what a new table gets for an option it does not name (the house rules are off)
+NEW_TABLE_DEFAULTS = {name: False for name in OPTIONS} | {"turn_order": True}
 
 # the fields of each kind of entry besides its "kind" (Game.entry_fields)
 ENTRY_FIELDS = {"score": ("dice", "category"), "roll": ("dice", "held")}
@@ -122,6 +131,7 @@ class State:
 
 
 def normalize_options(options: Mapping[str, Any] | None) -> dict[str, bool]:
+    """A new table's options, complete: every option not named takes NEW_TABLE_DEFAULTS."""
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -131,7 +141,14 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict[str, bool]:
             raise RuleError(f"DiceZ has no option {name!r}; the options are: {', '.join(OPTIONS)}.")
         if not isinstance(value, bool):
             raise RuleError(f"Option {name!r} must be true or false; got {value!r}.")
-    return {name: options.get(name, False) for name in OPTIONS}
+    return {name: options.get(name, NEW_TABLE_DEFAULTS[name]) for name in OPTIONS}
+
+
+def _stored_options(options: Mapping[str, Any] | None) -> dict[str, bool]:
+    """Options as a table stored them. One stored before turn order existed lacks the key: free play."""
+    if isinstance(options, Mapping) and "turn_order" not in options:
+        options = {**options, "turn_order": False}
+    return normalize_options(options)
 
 
 def _is_int(value: Any) -> bool:
@@ -344,10 +361,11 @@ def _refusal(state: State, seat: int, entry: dict) -> str | None:
 
 
 def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:
+    """The state before the first entry, for options as the table stored them (see the module doc)."""
     if not _is_int(player_count) or not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
         raise RuleError(f"DiceZ is for {MIN_PLAYERS} to {MAX_PLAYERS} players; got {player_count!r}.")
     return State(
-        options=tuple(normalize_options(options).items()),
+        options=tuple(_stored_options(options).items()),
         sheets=(Sheet(),) * player_count,
     )
 
@@ -361,14 +379,30 @@ def apply(state: State, seat: int, entry: Any) -> State:
         raise RuleError("Your sheet is full; wait for the others to finish.")
     if not isinstance(entry, Mapping):
         raise MalformedEntry("An entry must be a set of named fields.")
+    try:
+        new_sheet = _entered_sheet(state, sheet, entry)
+    except MalformedEntry:
+        raise  # an entry of the wrong shape is told so, whoever's turn it is
+    except RuleError:
+        _check_turn(state, seat)  # out of turn, the turn is the reason that matters
+        raise
+    _check_turn(state, seat)
+    return replace(state, sheets=state.sheets[:seat] + (new_sheet,) + state.sheets[seat + 1 :])
+
+
+def _entered_sheet(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     kind = entry.get("kind")
     if kind == "score":
-        new_sheet = _score(state, sheet, entry)
-    elif kind == "roll":
-        new_sheet = _roll(state, sheet, entry)
-    else:
-        raise RuleError(f"DiceZ takes 'score' and 'roll' entries; got {kind!r}.")
-    return replace(state, sheets=state.sheets[:seat] + (new_sheet,) + state.sheets[seat + 1 :])
+        return _score(state, sheet, entry)
+    if kind == "roll":
+        return _roll(state, sheet, entry)
+    raise RuleError(f"DiceZ takes 'score' and 'roll' entries; got {kind!r}.")
+
+
+def _check_turn(state: State, seat: int) -> None:
+    playing = turn(state)
+    if playing is not None and playing != seat:
+        raise RuleError(f"It is seat {playing + 1}'s turn: turns go in seat order, so wait for seat {playing + 1}.")
 
 
 def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
@@ -462,10 +496,23 @@ def winners(state: State) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score == best]
 
 
+def turn(state: State) -> int | None:
+    """The seat whose turn it is with turn order (DZ-20): the first in seat order of those with
+    the fewest boxes filled. None in free play and once the game is over."""
+    if not state.option("turn_order") or finished(state):
+        return None
+    fewest = min(sheet.filled for sheet in state.sheets)
+    return next(seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest)
+
+
 def waiting_for(state: State) -> list[int]:
-    """Seats still behind in the current round: those with the fewest boxes filled."""
+    """With turn order, the seat whose turn it is (DZ-20); in free play the seats still behind in
+    the round, those with the fewest boxes filled (DZ-14)."""
     if finished(state):
         return []
+    playing = turn(state)
+    if playing is not None:
+        return [playing]
     fewest = min(sheet.filled for sheet in state.sheets)
     return [seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest]
 
@@ -490,6 +537,7 @@ def view(state: State, viewer: int | None = None) -> dict:
             for seat, sheet in enumerate(state.sheets)
         ],
         "options": dict(state.options),
+        "turn": turn(state),
         "finished": finished(state),
     }
 

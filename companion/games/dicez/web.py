@@ -1,66 +1,146 @@
-"""DiceZ on a phone: tap five dice, see what each open box would score, tap a box.
+"""DiceZ on a phone: one screen per turn. Five die slots and one row of six faces (a face fills the
+next empty slot; tap a slot to change it), then a grid of the thirteen boxes with what each would score.
 
-A die tap posts the dice as a draft; the answer is only the box list and the sheet's head
-(`dicez/_preview.html`), drawn from the rules' hints, so the dice under the player's finger are
-never re-rendered.
+Without JavaScript every face, slot and box is a submit button: the server works out the dice from the
+form (`dice_draft`) and draws the page again. With JavaScript (static/dicez/sheet.js) the slots are
+filled on the phone, and a preview answers only the boxes and the sheet's head (`dicez/_preview.html`),
+so the dice under the player's finger are never drawn again by the server.
 """
 from __future__ import annotations
 
 from companion.platform.contract import RuleError
-from companion.platform.gameweb import GameWeb, int_field
+from companion.platform.gameweb import GameWeb
 
 from . import coach_web, rules
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-OPTION_FIELDS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
+SLOTS = range(rules.DICE_PER_ROLL)
+HOUSE_RULES = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
+# the thirteen boxes and the upper bonus as the phone lays them out, three to a row
+GRID = (*rules.UPPER, "upper_bonus", *rules.LOWER, "total")
 
 
-def dice_from_form(form) -> list[int] | None:
-    """The five dice the form holds, or None while some are not chosen yet."""
-    values = [(form.get(f"d{i}") or "").strip() for i in range(rules.DICE_PER_ROLL)]
-    if not any(values):
+FACE_TEXT = {str(face): face for face in range(1, 7)}
+SLOT_TEXT = {str(slot): slot for slot in SLOTS}
+
+
+def _die(text) -> int | None:
+    return FACE_TEXT.get((text or "").strip())
+
+
+def _slot(text) -> int | None:
+    return SLOT_TEXT.get((text or "").strip())
+
+
+def form_dice(form) -> tuple[list[int | None], str | None]:
+    """The dice the form holds, one per slot (None: not entered), and what is wrong with any die
+    that holds something other than 1 to 6."""
+    dice, problem = [], None
+    for i in SLOTS:
+        raw = (form.get(f"d{i}") or "").strip()
+        dice.append(_die(raw))
+        if raw and dice[-1] is None and problem is None:
+            problem = f"Die {i + 1} must be a number from 1 to 6."
+    return dice, problem
+
+
+def dice_draft(form) -> tuple[list[int | None], int | None, str | None]:
+    """What a tap on the dice makes of the form (the no-JavaScript path; sheet.js does the same on
+    the phone): (dice, the slot the next face goes into, a problem with the form)."""
+    dice, problem = form_dice(form)
+    if form.get("clear"):
+        return [None] * len(dice), 0, problem
+    chosen = _slot(form.get("slot"))
+    if chosen is not None:  # a tapped slot takes the next face
+        return dice, chosen, problem
+    target = _slot(form.get("cursor"))
+    if target is None:
+        target = next_empty(dice)
+    face = _die(form.get("face"))
+    if face is not None and target is not None:
+        dice[target] = face
+        target = next_empty(dice)
+    return dice, target, problem
+
+
+def next_empty(dice) -> int | None:
+    return next((i for i, die in enumerate(dice) if die is None), None)
+
+
+def missing_dice(dice) -> str | None:
+    """What to enter before a box can be chosen, or None when all five dice are in."""
+    gap = next_empty(dice)
+    if gap is None:
         return None
-    return [int_field(form, f"d{i}", f"die {i + 1}", 1, 6) for i in range(rules.DICE_PER_ROLL)]
+    if all(die is None for die in dice):
+        return "Enter your five dice first."
+    return f"Enter die {gap + 1} first."
+
+
+def next_step(dice, cursor) -> str:
+    """What the player does next with the dice on the slots (`cursor`: the slot the next face fills)."""
+    if not any(dice):
+        return "Enter your five dice."
+    if cursor is None:
+        return "Tap a box to score these dice."
+    return f"Tap the face for die {cursor + 1}."
 
 
 def entry_from_form(form, ctx) -> dict:
     action = form.get("action", "score")
-    dice = dice_from_form(form)
+    dice, problem = form_dice(form)
+    if problem:
+        raise RuleError(problem)
+    entered = dice if None not in dice else None
     if action == "roll":
-        if dice is None:
-            raise RuleError("Enter the five dice you rolled.")
-        held = [i for i in range(rules.DICE_PER_ROLL) if form.get(f"hold{i}")]
-        return {"kind": "roll", "dice": dice, "held": held}
+        if entered is None:
+            raise RuleError(missing_dice(dice))
+        held = [i for i in SLOTS if form.get(f"hold{i}")]
+        return {"kind": "roll", "dice": entered, "held": held}
     category = form.get("category", "")
     if category not in rules.BOXES:
         raise RuleError("Choose a box to score.")
     entry = {"kind": "score", "category": category}
-    if dice is not None:
-        entry["dice"] = dice
-    elif not ctx.options.get("roll_by_roll"):
-        raise RuleError("Enter all five dice first.")
+    if entered is not None:
+        entry["dice"] = entered
+    elif any(die is not None for die in dice) or not ctx.view["options"].get("roll_by_roll"):
+        # a half-entered throw is never scored; roll by roll may score the last roll with no dice
+        raise RuleError(missing_dice(dice))
     return entry
 
 
 def sheet_context(ctx, form) -> dict:
     me = ctx.view["players"][ctx.seat]
-    draft, form_error = {}, None
-    try:
-        dice = dice_from_form(form)
-    except RuleError as exc:
-        dice, form_error = None, exc.reason
-    if dice is not None:
-        draft["dice"] = dice
-    hints = ctx.hints(draft)
+    dice, cursor, form_error = dice_draft(form)
+    if None not in dice:
+        hints = ctx.hints({"dice": dice})
+    elif not any(dice):
+        hints = ctx.hints({})  # with roll by roll, the last roll recorded
+        if hints["dice"]:
+            dice, cursor = list(hints["dice"]), None
+    else:
+        hints = {"boxes": {}}  # half a throw scores nothing yet
     return {
         "me": me,
-        "dice": hints["dice"] or [None] * rules.DICE_PER_ROLL,
+        "dice": dice,
+        "cursor": cursor,
         "preview": hints["boxes"],
         "form_error": form_error,
-        "roll_by_roll": ctx.options.get("roll_by_roll"),
+        "missing": missing_dice(dice),
+        "next_step": next_step(dice, cursor),
+        "turn": _turn_words(ctx),
+        "roll_by_roll": ctx.view["options"].get("roll_by_roll"),
         **_labels(),
-        **coach_web.sheet_vars(ctx, hints["dice"]),
+        **coach_web.sheet_vars(ctx, dice if None not in dice else None),
     }
+
+
+def _turn_words(ctx) -> dict | None:
+    """Whose turn it is, for this phone: None in free play and once the game is over."""
+    turn = ctx.view.get("turn")
+    if turn is None:
+        return None
+    return {"seat": turn, "mine": turn == ctx.seat, "name": ctx.names[turn]}
 
 
 def table_context(ctx) -> dict:
@@ -69,12 +149,17 @@ def table_context(ctx) -> dict:
 
 def _labels() -> dict:
     return {"boxes": rules.BOXES, "upper": rules.UPPER, "labels": rules.BOX_LABELS, "faces": DIE_FACES,
-            "box_count": len(rules.BOXES)}
+            "box_count": len(rules.BOXES), "grid": GRID}
 
 
 def create_options(form, players) -> dict:
-    chosen = {name: True for name in OPTION_FIELDS if form.get(f"dicez_{name}")}
-    return {**chosen, "coach": form.get("dicez_coach") or "off"}
+    options = {name: True for name in HOUSE_RULES if form.get(f"dicez_{name}")}
+    # The start form sends a hidden "0" before the ticked box's "1": a form without the field at all
+    # (another client) leaves turn order to its default.
+    sent = form.getlist("dicez_turn_order") if hasattr(form, "getlist") else []
+    if sent:
+        options["turn_order"] = "1" in sent
+    return {**options, "coach": form.get("dicez_coach") or "off"}
 
 
 WEB = GameWeb(
@@ -89,4 +174,5 @@ WEB = GameWeb(
     blueprint=coach_web.bp,
     host_template="dicez/_coach_host.html",
     host_context=coach_web.host_vars,
+    assets=("dicez/sheet.css", "dicez/sheet.js"),
 )

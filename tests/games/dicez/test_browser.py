@@ -1,8 +1,9 @@
-"""Two phones play a whole DiceZ game by tapping while a table view follows live."""
+"""Two phones play a whole DiceZ game by tapping while a table view follows live; a whole turn fits
+one 360 x 640 screen; turn order on every phone. Screenshots of the sheet go to test-artifacts/."""
 from __future__ import annotations
 
 import pytest
-from tests.browser_fixtures import join_as, start_dicez_table, table_code
+from tests.browser_fixtures import ROOT, join_as, start_dicez_table, table_code, tap_dice
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -18,11 +19,6 @@ BEN_DICE = [1, 2, 3, 4, 6]
 BEN_SCORES = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 0, "sixes": 6, "three_of_a_kind": 0,
               "four_of_a_kind": 0, "full_house": 0, "small_straight": 30, "large_straight": 0, "dicez": 0,
               "chance": 16}
-
-
-def tap_dice(page, dice):
-    for i, value in enumerate(dice):
-        page.locator(f'[data-testid="die-{i}-{value}"] + span').click()
 
 
 def score(page, dice, box, expected):
@@ -55,7 +51,7 @@ def test_two_phones_play_a_whole_game_and_the_table_view_shows_the_totals(server
     view.goto(f"{second}/t/{code}/view")
 
     assert no_horizontal_scroll(ann) and no_horizontal_scroll(ben)
-    for selector in ('[data-testid="die-0-1"] + span', '[data-testid="score-chance"]'):
+    for selector in ('[data-testid="face-1"]', '[data-testid="die-0"]', '[data-testid="score-chance"]'):
         # measured in one step inside the page: a live refresh may swap the element at any moment
         width, height = ann.evaluate(
             "s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.width, r.height]; }",
@@ -95,11 +91,127 @@ def test_an_entry_on_one_phone_shows_on_the_other_within_two_seconds(servers, ph
     expect(dan.locator('[data-testid="box-full_house"]')).to_have_text("25")
     dan.locator('[data-testid="undo"]').click()
     expect(dan.locator('[data-testid="score-full_house"]')).to_be_visible()
-    # a refused tap says why, in place, and saves nothing: here a box tapped with only two dice entered
+    # a refused tap says what is missing, in place, keeps the dice and saves nothing: here a box
+    # tapped with only two dice entered
     tap_dice(dan, [3, 3])
     dan.locator('[data-testid="score-chance"]').click()
-    expect(dan.locator('[data-testid="error"]')).to_contain_text("die 3")
+    expect(dan.locator('[data-testid="hint"]')).to_have_text("Your turn. Enter die 3 first.")
+    expect(dan.locator('[data-testid="die-1"]')).to_have_attribute("aria-label", "Die 2: 3")
     expect(dan.locator('[data-testid="score-chance"]')).to_be_visible()
     dan.reload()  # a refresh loses nothing
     expect(cleo.locator('[data-testid="box-dicez"]')).to_have_text("50")
     expect(dan.locator('[data-testid="total-0"]')).to_have_text("50")
+
+
+ARTIFACTS = ROOT / "test-artifacts"
+
+# Everything a turn needs, measured inside the page in one step (a live refresh may swap an element
+# at any moment): the page does not scroll, every die control and box is inside the viewport, and
+# every button is at least 44 x 44 px.
+ONE_SCREEN = """() => {
+  const problems = [];
+  const page = document.scrollingElement;
+  if (page.scrollHeight > innerHeight) problems.push('the page scrolls: ' + page.scrollHeight + ' px');
+  const controls = [...document.querySelectorAll('#sheet [data-slot], #sheet [data-clear], #sheet [data-face], #boxes .box')];
+  for (const el of controls) {
+    const name = el.dataset.testid || el.textContent.trim().slice(0, 20);
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) problems.push(name + ' is off screen');
+    const button = el.matches('button') ? el : el.querySelector('button');
+    const t = button && button.getBoundingClientRect();
+    if (t && (t.width < 44 || t.height < 44)) problems.push(name + ' is ' + t.width + ' x ' + t.height + ' px');
+  }
+  return {problems, controls: controls.length};
+}"""
+CONTROLS = 5 + 1 + 6 + 15  # five slots, clear, six faces, thirteen boxes with the bonus and the total
+IDLE = "() => !document.querySelector('.htmx-request')"
+
+
+def fits_one_screen(page) -> None:
+    page.wait_for_function(IDLE)
+    measured = page.evaluate(ONE_SCREEN)
+    assert measured["controls"] == CONTROLS and measured["problems"] == []
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dicez-phone-{name}.png"))
+
+
+def slots(page) -> list[str]:
+    return [page.locator(f'[data-testid="die-{i}"]').get_attribute("aria-label") for i in range(5)]
+
+
+def sheet_ready(page, name: str) -> None:
+    page.wait_for_load_state("load")  # its style sheets are in
+    expect(page.locator("h1.player")).to_contain_text(name)
+    expect(page.locator("#live")).to_have_attribute("data-live", "open")
+
+
+def test_a_whole_turn_fits_one_phone_screen_and_the_sheet_is_ready_for_the_next(servers, phone):  # DZ-3 DZ-19 DZ-20
+    first, _ = servers
+    join_url = start_dicez_table(phone(), first, ["Ann", "Ben"])
+    ann, ben = phone(), phone()
+    join_as(ann, join_url, "Ann")
+    join_as(ben, join_url, "Ben")
+    sheet_ready(ann, "Ann")
+    sheet_ready(ben, "Ben")
+    expect(ann.locator('[data-testid="hint"]')).to_have_text("Your turn. Enter your five dice.")
+    expect(ben.locator('[data-testid="hint"]')).to_have_text("Ann's turn — wait for Ann.")
+    fits_one_screen(ann)
+    shoot(ben, "out-of-turn")
+
+    for face in (6, 6, 6, 2):  # four dice, then a box: a hint, not an error, and the four stay
+        ann.locator(f'[data-testid="face-{face}"]').click()
+        fits_one_screen(ann)
+    ann.locator('[data-testid="score-full_house"]').click()
+    expect(ann.locator('[data-testid="hint"]')).to_have_text("Your turn. Enter die 5 first.")
+    expect(ann.locator('[data-testid="error"]')).to_have_count(0)
+    assert slots(ann) == ["Die 1: 6", "Die 2: 6", "Die 3: 6", "Die 4: 2", "Die 5: not entered"]
+    fits_one_screen(ann)
+    shoot(ann, "refused-tap")
+
+    ann.locator('[data-testid="die-3"]').click()  # change die 4, then the fifth
+    ann.locator('[data-testid="face-5"]').click()
+    ann.locator('[data-testid="face-5"]').click()
+    expect(ann.locator('[data-testid="score-full_house"]')).to_have_text("25")
+    assert slots(ann)[3:] == ["Die 4: 5", "Die 5: 5"]
+    fits_one_screen(ann)
+    shoot(ann, "dice-entered")
+
+    ann.locator('[data-testid="score-full_house"]').click()
+    expect(ann.locator('[data-testid="box-full_house"]')).to_have_text("25")
+    assert slots(ann) == [f"Die {i}: not entered" for i in range(1, 6)]
+    assert ann.evaluate("scrollY") == 0
+    assert ann.evaluate("document.activeElement.dataset.testid") == "face-1"  # ready for die 1
+    expect(ann.locator('[data-testid="hint"]')).to_have_text("Ben's turn — wait for Ben.")
+    fits_one_screen(ann)
+    shoot(ann, "after-scoring")
+
+    # Ben is told it is his turn; Ann, out of turn, is refused with the reason and keeps her dice
+    expect(ben.locator('[data-testid="hint"]')).to_have_text("Your turn. Enter your five dice.")
+    tap_dice(ann, [1, 2, 3, 4, 5])
+    ann.locator('[data-testid="score-large_straight"]').click()
+    expect(ann.locator('[data-testid="error"]')).to_have_text(
+        "It is seat 2's turn: turns go in seat order, so wait for seat 2.")
+    assert slots(ann)[4] == "Die 5: 5"
+    expect(ann.locator('[data-testid="box-large_straight"]')).to_have_count(0)
+    tap_dice(ben, [1, 2, 3, 4, 5])
+    ben.locator('[data-testid="score-large_straight"]').click()
+    expect(ben.locator('[data-testid="box-large_straight"]')).to_have_text("40")
+    expect(ann.locator('[data-testid="hint"]')).to_contain_text("Your turn.")
+
+
+def test_a_ten_seat_table_still_fits_and_dark_mode_is_shot(servers, phone):  # DZ-1
+    first, _ = servers
+    names = [f"P{i}" for i in range(1, 11)]
+    join_url = start_dicez_table(phone(), first, names)
+    ten = phone(color_scheme="dark")
+    join_as(ten, join_url, "P10")
+    sheet_ready(ten, "P10")
+    tap_dice(ten, [3, 3, 3, 4, 4])
+    expect(ten.locator('[data-testid="score-full_house"]')).to_have_text("25")
+    fits_one_screen(ten)
+    assert ten.evaluate("document.documentElement.scrollWidth <= innerWidth")  # the totals row scrolls itself
+    expect(ten.locator('[data-testid="hint"]')).to_have_text("P1's turn — wait for P1.")
+    shoot(ten, "ten-seats-dark")

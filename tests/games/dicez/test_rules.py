@@ -29,7 +29,8 @@ from companion.games.dicez.rules import (
     winners,
 )
 
-ALL_OFF = {"five_of_a_kind_full_house": False, "extra_dicez_bonus": False, "joker": False, "roll_by_roll": False}
+ALL_OFF = {"five_of_a_kind_full_house": False, "extra_dicez_bonus": False, "joker": False, "roll_by_roll": False,
+           "turn_order": False}
 
 
 def score(dice, box="chance"):
@@ -100,8 +101,8 @@ def test_game_is_registered_with_its_contract():  # DZ-1
     assert (game.title, game.min_players, game.max_players) == ("DiceZ", 1, 10)
     assert game.entry_kinds == ("score", "roll")
     state = game.new_state(3, game.normalize_options({}))
-    assert game.apply(state, 2, score([6, 6, 6, 6, 6], "sixes")) != state
-    assert game.waiting_for(state) == [0, 1, 2]
+    assert game.apply(state, 0, score([6, 6, 6, 6, 6], "sixes")) != state
+    assert game.waiting_for(state) == [0]  # a new table plays in seat order (DZ-20)
 
 
 @pytest.mark.parametrize("count", [1, 10])
@@ -288,9 +289,10 @@ def test_waiting_for_the_seats_behind_in_the_round():  # DZ-14
 # --- options --------------------------------------------------------------------------
 
 
-def test_options_default_to_off():  # DZ-15 DZ-16 DZ-17 DZ-18
-    assert normalize_options({}) == ALL_OFF
-    assert normalize_options({"joker": True}) == ALL_OFF | {"joker": True}
+def test_house_rules_default_to_off_and_turn_order_to_on():  # DZ-15 DZ-16 DZ-17 DZ-18 DZ-20
+    assert normalize_options({}) == ALL_OFF | {"turn_order": True}
+    assert normalize_options({"joker": True}) == ALL_OFF | {"joker": True, "turn_order": True}
+    assert normalize_options({"turn_order": False}) == ALL_OFF
     assert view(new_state(1, {"roll_by_roll": True}))["options"] == ALL_OFF | {"roll_by_roll": True}
 
 
@@ -527,6 +529,72 @@ def test_view_is_json_and_shows_every_box():  # DZ-1 DZ-12
     assert view(state, None) == view(state, 1)
 
 
+# --- turn order (DZ-20) and free play (DZ-14) ------------------------------------------------
+
+TURNS = {"turn_order": True}
+
+
+def test_a_new_table_takes_turns_in_seat_order():  # DZ-20
+    state = new_state(3, normalize_options({}))
+    order = []
+    for _ in range(6):  # two rounds
+        (seat,) = waiting_for(state)
+        assert view(state)["turn"] == seat
+        order.append(seat)
+        state = apply(state, seat, score([1, 2, 3, 4, 6], BOXES[len(order) - 1]))
+    assert order == [0, 1, 2, 0, 1, 2]
+
+
+@pytest.mark.parametrize("entry", [score([6, 6, 6, 6, 6], "sixes"), score([1, 1, 1, 1, 1], "ones")])
+def test_an_entry_out_of_turn_is_refused_naming_whose_turn_it_is(entry):  # DZ-20 DZ-19
+    state = apply(new_state(3, TURNS), 0, score([1, 1, 1, 1, 1], "ones"))
+    for seat in (0, 2):  # Ann has just played, Cy comes after Ben
+        with pytest.raises(RuleError, match=r"^It is seat 2's turn: .*wait for seat 2\.$"):
+            apply(state, seat, entry)
+    assert waiting_for(state) == [1] and sheet_of(state, 2)["sixes"] is None
+
+
+def test_out_of_turn_a_wrongly_shaped_entry_is_told_about_its_shape():  # DZ-19 DZ-20
+    state = new_state(2, TURNS)
+    with pytest.raises(RuleError, match="exactly 5 dice") as refused:
+        apply(state, 1, score([1, 2, 3], "chance"))
+    assert type(refused.value).__name__ == "MalformedEntry"
+
+
+def test_with_roll_by_roll_only_the_player_in_turn_rolls_and_keeps_the_turn_between_rolls():  # DZ-18 DZ-20
+    state = new_state(2, TURNS | RBR)
+    with pytest.raises(RuleError, match="seat 1's turn"):
+        apply(state, 1, roll([1, 2, 3, 4, 5]))
+    state = play(state, 0, roll([1, 2, 3, 4, 5]), roll([1, 2, 3, 4, 6], held=[0, 1, 2, 3]))
+    assert waiting_for(state) == [0]
+    state = apply(state, 0, {"kind": "score", "category": "chance"})
+    assert waiting_for(state) == [1]
+    with pytest.raises(RuleError, match="seat 2's turn"):
+        apply(state, 0, roll([1, 2, 3, 4, 5]))
+
+
+def test_a_game_in_turn_order_ends_with_no_one_to_wait_for():  # DZ-13 DZ-20
+    state = new_state(2, TURNS)
+    for box, dice in FULL_SHEET.items():
+        state = apply(apply(state, 0, score(digits(dice), box)), 1, score([1, 1, 1, 1, 1], box))
+    assert finished(state) and winners(state) == [0]
+    assert waiting_for(state) == [] and view(state)["turn"] is None
+
+
+def test_free_play_lets_anyone_enter_at_any_time():  # DZ-14
+    state = new_state(2, normalize_options({"turn_order": False}))
+    assert view(state)["turn"] is None and waiting_for(state) == [0, 1]
+    state = play(state, 1, score([1, 1, 1, 1, 1], "ones"), score([2, 2, 2, 2, 2], "twos"))
+    assert waiting_for(state) == [0]
+
+
+def test_a_table_stored_before_turn_order_existed_replays_as_free_play():  # DZ-14 DZ-20
+    stored = {name: False for name in ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")}
+    state = play(new_state(2, stored), 1, score([1, 1, 1, 1, 1], "ones"), score([2, 2, 2, 2, 2], "twos"))
+    assert view(state)["options"]["turn_order"] is False and view(state)["turn"] is None
+    assert sheet_of(state, 1)["twos"] == 10
+
+
 def test_every_rule_in_the_rules_text_is_cited_by_a_test():
     rules = Path(__file__).resolve().parents[3] / "seeds" / "dicez.md"
     numbered = set(re.findall(r"^\*\*(DZ-\d+)\*\*", rules.read_text(), flags=re.MULTILINE))
@@ -610,3 +678,22 @@ def test_choosing_a_previewed_box_each_turn_always_finishes_the_game(player_coun
         assert sheet_of(state, seat)[box] == choices[box]
     assert winners(state) and set(winners(state)) <= set(range(player_count))
     assert max(totals(state)) == totals(state)[winners(state)[0]]
+
+
+turn_moves = st.lists(st.tuples(st.integers(0, 2), st.builds(score, dice_strategy, st.sampled_from(BOXES))),
+                      max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(turn_moves)
+def test_in_turn_order_every_taken_entry_is_the_turn_seat_and_rounds_stay_level(moves):  # DZ-20
+    state = new_state(3, TURNS)
+    for seat, entry in moves:
+        playing = waiting_for(state)
+        try:
+            state = apply(state, seat, entry)
+        except RuleError:
+            continue
+        assert playing == [seat]
+        filled = [p["filled"] for p in view(state)["players"]]
+        assert filled == sorted(filled, reverse=True) and filled[0] - filled[-1] <= 1
