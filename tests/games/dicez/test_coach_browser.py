@@ -6,7 +6,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import ROOT, _free_port, join_as, start_server
+from tests.browser_fixtures import ROOT, _free_port, join_as, start_server, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -21,11 +21,6 @@ def coach_server(tmp_path_factory, coach_dir):
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
     proc.wait(timeout=10)
-
-
-def tap_dice(page, dice):
-    for i, value in enumerate(dice):
-        page.locator(f'[data-testid="die-{i}-{value}"] + span').click()
 
 
 def test_live_coach_on_a_phone_marks_the_best_box_and_the_hold(coach_server, phone):
@@ -52,7 +47,7 @@ def test_live_coach_on_a_phone_marks_the_best_box_and_the_hold(coach_server, pho
 
     tap_dice(ann, [1, 2, 3, 4, 6])  # the first roll of the turn, not yet recorded
     expect(panel.locator('[data-testid="coach-hold"]')).to_contain_text("hold die 1, die 2, die 3, die 4")
-    ann.click("text=Record this roll")
+    ann.locator('[data-testid="record-roll"]').click()
     expect(ann.locator(".roll").first).to_have_text("1 2 3 4 6")
     expect(panel.locator('[data-testid="coach-hold"]')).to_contain_text("After roll 1")
     box = panel.bounding_box()
