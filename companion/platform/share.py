@@ -9,8 +9,6 @@ import math
 from functools import lru_cache
 from urllib.parse import quote
 
-from PIL import Image, ImageDraw, ImageFont
-
 from .registry import get_game
 from .storage import GameInfo
 
@@ -70,6 +68,7 @@ CARD_FONTS = ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 
 @lru_cache(maxsize=8)
 def _font(size: int):
+    from PIL import ImageFont
     for name in CARD_FONTS:
         try:
             return ImageFont.truetype(name, size)
@@ -99,6 +98,8 @@ def _fit(draw, text: str, width: int) -> str:
 
 
 def card_png(facts: dict) -> bytes:
+    # Pillow is loaded by the first card drawn, not by every server process at start (about 4 MB)
+    from PIL import Image, ImageDraw
     rows = facts["rows"]
     height = TOP + ROW * len(rows) + BOTTOM
     img = Image.new("RGB", (WIDTH, height), PAPER)

@@ -5,7 +5,7 @@ import random
 
 from companion.platform.contract import EngineGame, RuleError, Viewer
 
-from . import coach, rules
+from . import coach_modes, rules
 from .describe import describe
 from .web import WEB
 
@@ -23,7 +23,7 @@ class DiceZ(EngineGame):
         """The rules' options plus the table's coach mode (off / after the game / live), which
         changes no rule: the rules never see it."""
         rest = dict(options) if isinstance(options, dict) else options
-        mode = coach.normalize_mode(rest.pop("coach", None)) if isinstance(rest, dict) else "off"
+        mode = coach_modes.normalize_mode(rest.pop("coach", None)) if isinstance(rest, dict) else "off"
         return {**rules.normalize_options(rest), "coach": mode}
 
     def new_state(self, players, options):

@@ -11,18 +11,7 @@ from itertools import combinations
 import numpy as np
 
 from . import rules, solver
-
-MODES = ("off", "after_game", "live")
-MODE_LABELS = {"off": "Off", "after_game": "After the game", "live": "Live, during play"}
-
-
-def normalize_mode(value) -> str:
-    if value is None or value is False:
-        return "off"
-    if value not in MODES:
-        raise rules.RuleError(f"The coach option is one of: {', '.join(MODES)}; got {value!r}.")
-    return value
-
+from .coach_modes import MODE_LABELS, MODES, normalize_mode  # noqa: F401 - the option, as before
 
 def sheet_of(state: rules.State, seat: int) -> rules.Sheet:
     return rules.sheet_of(state, seat)

@@ -10,7 +10,14 @@ from flask import Blueprint, abort, current_app, g, jsonify, render_template, re
 from companion.platform.context import check_seat_number, play_context, screen_viewer, seat_required, sheet_viewer
 from companion.platform.contract import MalformedEntry, RuleError
 
-from . import coach, coach_tables, rules
+from . import coach_modes, rules
+
+
+def solver_side():
+    """The coach's numpy modules, loaded the first time a table asks for the coach (about 15 MB a
+    process that no table without a coach should pay)."""
+    from . import coach, coach_tables
+    return coach, coach_tables
 
 bp = Blueprint("dicez", __name__)
 
@@ -26,7 +33,8 @@ def may_speak(ctx) -> bool:
     return mode(ctx) == "live" or (mode(ctx) == "after_game" and ctx.finished)
 
 
-def table_status(ctx, start: bool = True) -> coach_tables.Status:
+def table_status(ctx, start: bool = True):
+    _, coach_tables = solver_side()
     return coach_tables.status(coach_tables.folder_for(current_app), ctx.options, start=start)
 
 
@@ -43,6 +51,7 @@ def panel(ctx, dice) -> dict:
     shown = {"mode": mode(ctx), "speaks": may_speak(ctx), "finished": ctx.finished}
     if not shown["speaks"]:
         return shown
+    coach, _ = solver_side()
     status = table_status(ctx)
     shown["progress"] = status.progress
     if status.table is None:
@@ -55,6 +64,7 @@ def panel(ctx, dice) -> dict:
 
 
 def _dice_advice(table, ctx, sheet, dice) -> dict:
+    coach, _ = solver_side()
     try:
         found = coach.choices(table, sheet, dice)
     except RuleError:
@@ -75,6 +85,7 @@ def sheet_vars(ctx, dice) -> dict:
 @seat_required
 def sheet_panel(code, seat):
     """The panel alone, for htmx: asked again whenever the dice on the sheet change."""
+    coach, _ = solver_side()
     from .web import form_dice  # the sheet's own reading of the dice fields
 
     ctx = play_context(sheet_viewer(g.table, seat))
@@ -95,7 +106,7 @@ def host_vars(ctx) -> dict:
         return {"coach": None}
     status = table_status(ctx)
     return {"coach": {"mode": mode(ctx), "ready": status.table is not None, "progress": status.progress,
-                      "finished": ctx.finished, "label": coach.MODE_LABELS[mode(ctx)]}}
+                      "finished": ctx.finished, "label": coach_modes.MODE_LABELS[mode(ctx)]}}
 
 
 @bp.get("/t/<code>/coach/progress")
@@ -111,6 +122,7 @@ def host_progress(code):
 
 
 def review_of(ctx, table) -> tuple[list, list]:
+    coach, _ = solver_side()
     rep = ctx.replay
     steps = [(e.seat, coach.sheet_of(before, e.seat), e.as_entry()) for e, before in zip(rep.effective, rep.before)]
     decisions = coach.review(table, steps)
@@ -162,6 +174,7 @@ def _query_dice() -> list[int] | None:
 
 @bp.get("/api/tables/<code>/coach")
 def coach_api(code):
+    coach, _ = solver_side()
     ctx = play_context(screen_viewer())
     _this_game(ctx)
     seat = _query_int("seat", 0, len(g.table.seats) - 1, required=True)
