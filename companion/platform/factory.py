@@ -16,6 +16,7 @@ from . import live
 from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
+from .rules_page import rules
 from .storage import Store
 from .wire import install_wire
 
@@ -96,6 +97,7 @@ def register_web(app: Flask) -> None:
     Htmx(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(rules)
     for game in GAMES.values():
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)

@@ -23,6 +23,7 @@ from .live import Live, format_marker, parse_marker, stream
 from .play import TableError, new_table, record, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
+from .rules_page import cite_rules
 
 pages = Blueprint("pages", __name__)
 
@@ -285,9 +286,11 @@ def _check_game_no(table):
 def _refused(seat, exc):
     status = 422 if isinstance(exc, RuleError) else exc.status
     reload_replay()
+    # the rule numbers a refusal cites link to the game's rules page
+    error = cite_rules(exc.reason, g.table.game, getattr(exc, "rule", None))
     if request.htmx:
-        return _render_sheet(seat, request.form, error=exc.reason), status
-    return _sheet_page(seat, request.form, error=exc.reason), status
+        return _render_sheet(seat, request.form, error=error), status
+    return _sheet_page(seat, request.form, error=error), status
 
 
 def _sheet_page(seat, form, error=None):
