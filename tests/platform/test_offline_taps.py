@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as, start_dicez_table, table_code
+from tests.browser_fixtures import fill_players, join_as, start_dicez_table, table_code
 
 pytestmark = pytest.mark.browser
 
@@ -81,8 +81,7 @@ def start_score_pad(host, base: str, names) -> str:
     """An open-ended Score pad (any number of rounds); returns the join URL."""
     host.goto(base + "/")
     host.check('input[name="game"][value="score_pad"]')
-    for i, name in enumerate(names):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, names)
     host.click("text=Start the table")
     return host.locator(".join-url").get_attribute("href")
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import table_code
+from tests.browser_fixtures import fill_players, table_code
 
 from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, resolution_view
 
@@ -57,8 +57,7 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
     host = phone()
     host.goto(first + "/")
     host.check('input[name="game"][value="pizza_theory"]')
-    for i, name in enumerate(NAMES):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, NAMES)
     host.click("text=Start the table")
     join_url = host.locator(".join-url").get_attribute("href")
     code = table_code(join_url)
