@@ -50,6 +50,7 @@
     try {
       const doc = new DOMParser().parseFromString(text || "", "text/html");
       const said = doc.querySelector(".error");
+      if (said) said.querySelectorAll(".rule-cite").forEach((cite) => cite.remove());  // a link, not the reason
       if (said && said.textContent.trim()) return said.textContent.trim();
     } catch (e) { /* not HTML: fall through */ }
     return null;

@@ -130,7 +130,7 @@ def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it
         "Not saved when it was sent: Ones is already filled.")
     expect(ann.locator('[data-testid="taps-held"]')).to_have_text("3 taps after it are held back.")
     expect(ann.locator('[data-testid="box-ones"]')).to_have_text("3")
-    expect(ann.locator('[data-testid="error"]')).to_have_text("Ones is already filled.")  # on the sheet too
+    expect(ann.locator('[data-testid="error"]')).to_have_text("Ones is already filled. (rule DZ-3)")  # on the sheet too, with its rule
     assert scored(base, code) == [("ones", [1, 1, 1, 2, 3])]
     ann.locator('[data-testid="taps-send"]').click()  # send them: the next twos goes in, the second is refused
     expect(ann.locator('[data-testid="tap-refused"]')).to_have_text(
