@@ -7,10 +7,15 @@ policy in force for everything else.
 """
 from __future__ import annotations
 
+import json
 import re
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from companion.platform.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -93,3 +98,27 @@ def structure_problems(page) -> list[str]:
     """Headings out of order or missing, a control inside a picture, no meta description."""
     _load_axe(page)
     return page.evaluate(STRUCTURE)
+
+
+def api(base, path, body, token=None):
+    """POST JSON to a running server: (status, answer)."""
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(req) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def played_table(base, gid, steps, **extra):
+    """A table of `gid` (three players where it seats them) with `steps` of a playout entered."""
+    game = GAMES[gid]
+    players = min(game.max_players, max(game.min_players, 3))
+    status, table = api(base, "/api/tables", {"game": gid, "players": ["Ann", "Ben", "Cleo"][:players], **extra})
+    assert status == 201, table
+    for step in steps:
+        status, answer = api(base, f"/api/tables/{table['code']}/entries", step.entry,
+                              table["seats"][step.seat]["token"])
+        assert status == 201, answer
+    return table

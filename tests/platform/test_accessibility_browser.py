@@ -6,15 +6,12 @@ sent through the JSON API of a real server; the phone holds seat 0's and the hos
 """
 from __future__ import annotations
 
-import json
 import random
-import urllib.error
-import urllib.request
 
 import pytest
 
 from companion.platform.registry import GAMES
-from tests.a11y import describe, screenshot, small_targets, structure_problems, violations
+from tests.a11y import api, describe, played_table, screenshot, small_targets, structure_problems, violations
 from tests.browser_fixtures import PHONE
 from tests.contract.playout import playout
 
@@ -51,28 +48,6 @@ def _cases():
 CASES = _cases()
 
 
-def _api(base, path, body, token=None):
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
-    try:
-        with urllib.request.urlopen(req) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
-def _played_table(base, gid, steps, **extra):
-    game = GAMES[gid]
-    players = min(game.max_players, max(game.min_players, 3))
-    status, table = _api(base, "/api/tables", {"game": gid, "players": ["Ann", "Ben", "Cleo"][:players], **extra})
-    assert status == 201, table
-    for step in steps:
-        status, answer = _api(base, f"/api/tables/{table['code']}/entries", step.entry,
-                              table["seats"][step.seat]["token"])
-        assert status == 201, answer
-    return table
-
-
 @pytest.fixture(scope="module")
 def tables(servers):
     """Per game: a table mid-game, one at its end, and one whose seats are all free (the join page)."""
@@ -82,9 +57,9 @@ def tables(servers):
         game = GAMES[gid]
         players = min(game.max_players, max(game.min_players, 3))
         _, steps = playout(game, players, random.Random(f"a11y-{gid}"))
-        made[(gid, "mid")] = _played_table(base, gid, steps[:len(steps) // 2])
-        made[(gid, "end")] = _played_table(base, gid, steps)
-        status, made[(gid, "join")] = _api(base, "/api/tables", {"game": gid, "players": ["Ann", "Ben", "Cleo"][
+        made[(gid, "mid")] = played_table(base, gid, steps[:len(steps) // 2])
+        made[(gid, "end")] = played_table(base, gid, steps)
+        status, made[(gid, "join")] = api(base, "/api/tables", {"game": gid, "players": ["Ann", "Ben", "Cleo"][
             :players], "seat_tokens": False})
         assert status == 201
     return made
