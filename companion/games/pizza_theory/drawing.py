@@ -262,7 +262,7 @@ def draw_board(occupants, corner: int, *, corner_seats=None, x_spaces=(), legal=
         "hexes": hexes, "lines": lines, "cuts": _cuts(cuts, rot),
         "neutral": _segment(*neutral_line, rot) if neutral_line is not None else None,
         "corners": corners, "slice_labels": _slice_labels(slices, spots, occupants),
-        "buttons": _buttons(buttons, hexes, box), "r_top": round(S * 0.3, 1),
+        "buttons": _buttons(buttons, hexes, box), "r_top": round(S * 0.3, 1), "hex_shape": hex_points(0, 0),
     }
 
 

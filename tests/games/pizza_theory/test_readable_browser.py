@@ -63,13 +63,13 @@ def test_legal_spaces_carry_a_ring_and_a_dot(servers, phone, second_round):
     page.locator('#sheet details[data-testid="reveal"] > summary').click()
     legal = page.locator("[data-testid=board-now] button.pt-space.legal")
     assert legal.count() > 0
-    # one ring and one dot per legal space, on that space and nowhere else
-    rings = page.locator("[data-testid=board-now] circle.pt-legal-mark:not(.dot)")
-    dots = page.locator("[data-testid=board-now] circle.pt-legal-mark.dot")
-    assert rings.count() == dots.count() == legal.count()
-    centres = {(round(float(c.get_attribute("cx"))), round(float(c.get_attribute("cy")))) for c in dots.all()}
-    legal_hexes = page.locator("[data-testid=board-now] polygon.pt-hex.legal")
-    assert legal_hexes.count() == legal.count() == len(centres)
+    # the mark (a ring and a dot) on every legal space and nowhere else
+    marks = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=board-now] button.pt-space'))
+      .map(b => { const m = getComputedStyle(b, '::after');
+                  return {legal: b.classList.contains('legal'), ring: m.content !== 'none' && parseFloat(m.borderTopWidth) >= 2,
+                          dot: m.backgroundImage.startsWith('radial-gradient')}; })""")
+    assert marks and all((m["ring"] and m["dot"]) == m["legal"] for m in marks), marks
+    assert page.locator("[data-testid=board-now] use.pt-hex.legal").count() == legal.count()
     assert "ring and a dot" in page.locator('[data-testid="instruction"]').inner_text()
 
 
