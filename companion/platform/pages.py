@@ -254,11 +254,12 @@ def add_entry(code, seat):
 @pages.post("/t/<code>/s/<int:seat>/undo")
 @seat_required
 def undo(code, seat):
-    return _record_from_form(seat, lambda ctx: {"kind": "undo"})
+    return _record_from_form(seat, lambda ctx: {"kind": "undo"}, after={"undone": 1})
 
 
-def _record_from_form(seat, make_entry):
-    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST)."""
+def _record_from_form(seat, make_entry, after: dict | None = None):
+    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST, with
+    `after` as the sheet's query: what it confirms)."""
     table = g.table
     try:
         _check_game_no(table)
@@ -272,7 +273,7 @@ def _record_from_form(seat, make_entry):
         # come back as a "table changed" refresh racing the player's next taps (static/app.js).
         seen = render_template("table/_live_seen.html", live_version=live_version(table, g.replay), oob=True)
         return _render_sheet(seat, {}) + seen
-    return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+    return redirect(url_for("pages.sheet", code=table.code, seat=seat, **(after or {})), code=303)
 
 
 def _check_game_no(table):
