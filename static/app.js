@@ -450,98 +450,33 @@
   });
 })();
 
-// After htmx swaps a fragment: the screen reader hears what changed, keyboard focus stays in place,
-// and Undo says what it did. A fragment's own live regions are new elements after every swap (screen
-// readers announce changes to a region, not a region newly put in the page), so their changed text is
-// copied into #announce, which stays in the page (base.html).
+// After htmx swaps a fragment. A fragment's live regions are new elements after every swap (screen
+// readers announce a change to a region, not a region newly put in the page): what changed in them is
+// copied into #announce, which stays in the page (base.html). Keyboard focus that was in the swapped
+// part goes back to the same control, else to the first one there.
 (function () {
   "use strict";
-  const REGIONS = '[aria-live], [role="status"], [role="alert"]';
-  let heard = "";
-  function said() {  // every fragment's live regions (a swap may bring several out of band)
-    const root = document.querySelector("main") || document.body;
-    return Array.from(root.querySelectorAll(REGIONS)).filter((el) => !el.closest("#tap-queue, #undo-done")).map((el) => el.textContent.replace(/\s+/g, " ").trim())
-      .filter(Boolean);
-  }
-  function announce(text) {
-    const box = document.getElementById("announce");
-    if (!box || !text) return;
-    box.textContent = text;
-    heard = text;
-  }
-  let before = null;  // the regions' text and the focused control, in the fragment about to be swapped
-  function describe(el) {
-    if (!el || el === document.body) return null;
-    return {id: el.id, testid: el.dataset && el.dataset.testid, name: el.getAttribute("name"),
-            value: el.getAttribute("value")};
-  }
-  function sameControl(root, was) {
-    if (!was) return null;
-    if (was.id) return document.getElementById(was.id);
-    if (was.testid) return root.querySelector('[data-testid="' + CSS.escape(was.testid) + '"]');
-    if (was.name) {
-      return root.querySelector('[name="' + CSS.escape(was.name) + '"]' +
-                                (was.value !== null ? '[value="' + CSS.escape(was.value) + '"]' : ""));
-    }
-    return null;
-  }
-  function usable(el) {
-    return el && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
-  }
-  function refocus(root, was) {
-    // the same control if it is still there, else the fragment's first control, else its heading
-    let target = sameControl(root, was);
-    if (!usable(target)) {
-      target = Array.from(root.querySelectorAll("button, input:not([type=hidden]), select, textarea, a[href], summary"))
-        .find(usable);
-    }
-    if (!target) {
-      target = root.querySelector("h1, h2");
-      if (target) target.setAttribute("tabindex", "-1");
-    }
-    if (target) target.focus({preventScroll: true});
-  }
+  let before = null;
+  const texts = () => Array.from(document.querySelectorAll("main [aria-live], main [role=status], main [role=alert]"))
+    .filter((el) => !el.closest("#tap-queue")).map((el) => el.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);
   document.addEventListener("htmx:beforeSwap", (evt) => {
-    const target = evt.detail.target;
-    if (!target) return;
-    const focused = target.contains(document.activeElement) ? describe(document.activeElement) : null;
-    before = {id: target.id, texts: said(), focused: focused, hadFocus: Boolean(focused)};
+    const focused = document.activeElement, target = evt.detail.target;
+    before = {texts: texts(), focused: target && target.contains(focused) ? focused : null};
   });
   document.addEventListener("htmx:afterSettle", () => {
-    // once per swap, on the swapped element's successor (its out-of-band parts settle too)
-    const root = before && (document.getElementById(before.id) || document.querySelector("#sheet, #board"));
-    if (!root) return;
     const was = before;
     before = null;
-    const changed = said().filter((text) => !was.texts.includes(text));
-    if (changed.length && changed.join(" ") !== heard) announce(changed.join(" "));
-    if (was.hadFocus && (!document.activeElement || document.activeElement === document.body)) refocus(root, was.focused);
-  });
-
-  // ---- Undo: say what was done, and how the total moved ----
-  const UNDO = /\/t\/[^/]+\/s\/\d+\/undo$/;
-  let totalBefore = null;
-  function total() {
-    const el = document.querySelector('#sheet [data-testid="my-total"]');
-    return el ? el.textContent.trim() : null;
-  }
-  function isUndo(detail) {
-    const cfg = detail.requestConfig;
-    return cfg && UNDO.test(new URL(cfg.path, location.href).pathname);
-  }
-  document.addEventListener("htmx:beforeRequest", (evt) => {
-    const box = document.getElementById("undo-done");
-    if (box && !isUndo(evt.detail)) box.hidden = true;  // any other tap: the confirmation has been seen
-    if (isUndo(evt.detail)) totalBefore = total();
-  });
-  document.addEventListener("htmx:afterSettle", (evt) => {
-    const box = document.getElementById("undo-done");
-    if (!box || !isUndo(evt.detail) || !evt.detail.successful || !evt.detail.xhr || evt.detail.xhr.status !== 200) return;
-    const now = total();
-    let text = "Undone: your last entry was taken back.";
-    if (totalBefore !== null && now !== null && now !== totalBefore) text += " Your total is now " + now + " (it was " + totalBefore + ").";
-    box.textContent = text;
-    box.hidden = false;
-    announce(text);
+    if (!was) return;
+    const changed = texts().filter((text) => !was.texts.includes(text)).join(" ");
+    if (changed) document.getElementById("announce").textContent = changed;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const root = document.getElementById("sheet") || document.querySelector("main");
+    if (!was.focused || !lost || !root) return;
+    const f = was.focused, name = f.getAttribute("name");
+    const same = f.id ? document.getElementById(f.id)
+      : name && root.querySelector('[name="' + CSS.escape(name) + '"][value="' + CSS.escape(f.value || "") + '"]');
+    const next = [same, ...root.querySelectorAll("button, input:not([type=hidden]), select, a[href], summary")]
+      .find((el) => el && !el.disabled && el.getClientRects().length);
+    if (next) next.focus({preventScroll: true});
   });
 })();

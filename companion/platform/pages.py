@@ -261,6 +261,7 @@ def _record_from_form(seat, make_entry, after: dict | None = None):
     """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST, with
     `after` as the sheet's query: what it confirms)."""
     table = g.table
+    was = g.replay.game.totals(g.replay.state)[seat]
     try:
         _check_game_no(table)
         entry = make_entry(play_context(sheet_viewer(table, seat)))
@@ -272,7 +273,9 @@ def _record_from_form(seat, make_entry, after: dict | None = None):
         # The page learns the new version with the answer, so this phone's own entry does not
         # come back as a "table changed" refresh racing the player's next taps (static/app.js).
         seen = render_template("table/_live_seen.html", live_version=live_version(table, g.replay), oob=True)
-        return _render_sheet(seat, {}) + seen
+        # after Undo, what it took back; after any other entry, that note is gone
+        undone = {"was": was, "now": g.replay.game.totals(g.replay.state)[seat]} if entry["kind"] == "undo" else None
+        return _render_sheet(seat, {}) + seen + render_template("table/_undo_done.html", undone=undone, oob=True)
     return redirect(url_for("pages.sheet", code=table.code, seat=seat, **(after or {})), code=303)
 
 

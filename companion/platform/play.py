@@ -6,7 +6,6 @@ the JSON API both go through it.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -177,8 +176,8 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         if new_eff is None:
             new_eff = rep.effective + (saved,)
             new_before = rep.before + (rep.state,)
-        # the entry that ends the game also stamps it finished (in the same transaction): so does the replay kept
-        info = rep.info if result is None else dataclasses.replace(rep.info, finished_at=saved.created_at, result=result)
+        # the entry that ends the game also stamped it finished: the replay kept says when, as the store reads it
+        info = rep.info if result is None else (store.game(table.code, game_no) or rep.info)
         after = Replay(rep.game, info, saved.seq, rep.entries + (saved,), tuple(new_eff),
                        tuple(new_before), new_state)
         _cache.put((store.url, table.code, game_no, saved.seq), after)

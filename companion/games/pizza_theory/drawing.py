@@ -228,9 +228,10 @@ def _buttons(spaces, hexes, box) -> list[dict]:
     left to right), so that Tab walks the spaces as they appear from this corner."""
     minx, miny, w, h = box
     picked = sorted((hexes[_index(sp)] for sp in spaces), key=lambda hx: (round(hx["y"]), hx["x"]))
-    return [{**hx, "left": round((hx["x"] - S / 2 - minx) / w * 100, 3),
-             "top": round((hx["y"] - S / 2 - miny) / h * 100, 3),
-             "w": round(S / w * 100, 3), "h": round(S / h * 100, 3)} for hx in picked]
+    # percentages to 0.1: a third of a pixel on a phone, and a smaller page
+    return [{**hx, "left": round((hx["x"] - S / 2 - minx) / w * 100, 1),
+             "top": round((hx["y"] - S / 2 - miny) / h * 100, 1),
+             "w": round(S / w * 100, 2), "h": round(S / h * 100, 2)} for hx in picked]
 
 
 # ---------------------------------------------------------------- the whole drawing
