@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 . scripts/_setup.sh
 [ -x /usr/bin/chromium ] || apt_install chromium
 ensure_venv '.[test]'
+ensure_node_tools
 exec .venv/bin/python -m pytest "$@"

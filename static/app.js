@@ -50,6 +50,7 @@
     try {
       const doc = new DOMParser().parseFromString(text || "", "text/html");
       const said = doc.querySelector(".error");
+      if (said) said.querySelectorAll(".rule-cite").forEach((cite) => cite.remove());  // a link, not the reason
       if (said && said.textContent.trim()) return said.textContent.trim();
     } catch (e) { /* not HTML: fall through */ }
     return null;
@@ -446,5 +447,36 @@
     if (!live()) return;
     if (window.EventSource) reconnect();
     poll();  // whatever changed while the phone was offline, at once
+  });
+})();
+
+// After htmx swaps a fragment. A fragment's live regions are new elements after every swap (screen
+// readers announce a change to a region, not a region newly put in the page): what changed in them is
+// copied into #announce, which stays in the page (base.html). Keyboard focus that was in the swapped
+// part goes back to the same control, else to the first one there.
+(function () {
+  "use strict";
+  let before = null;
+  const texts = () => Array.from(document.querySelectorAll("main [aria-live], main [role=status], main [role=alert]"))
+    .filter((el) => !el.closest("#tap-queue")).map((el) => el.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);
+  document.addEventListener("htmx:beforeSwap", (evt) => {
+    const focused = document.activeElement, target = evt.detail.target;
+    before = {texts: texts(), focused: target && target.contains(focused) ? focused : null};
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    const was = before;
+    before = null;
+    if (!was) return;
+    const changed = texts().filter((text) => !was.texts.includes(text)).join(" ");
+    if (changed) document.getElementById("announce").textContent = changed;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const root = document.getElementById("sheet") || document.querySelector("main");
+    if (!was.focused || !lost || !root) return;
+    const f = was.focused, name = f.getAttribute("name");
+    const same = f.id ? document.getElementById(f.id)
+      : name && root.querySelector('[name="' + CSS.escape(name) + '"][value="' + CSS.escape(f.value || "") + '"]');
+    const next = [same, ...root.querySelectorAll("button, input:not([type=hidden]), select, a[href], summary")]
+      .find((el) => el && !el.disabled && el.getClientRects().length);
+    if (next) next.focus({preventScroll: true});
   });
 })();

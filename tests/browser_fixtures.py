@@ -102,12 +102,21 @@ def phone(browser):
         ctx.close()
 
 
+def fill_players(host, names) -> None:
+    """Type the players' names on the start page (after choosing the game), tapping "Add a player"
+    whenever the game's first fields are all used."""
+    for i, name in enumerate(names):
+        field = host.locator(f'input[name="player{i}"]')
+        if not field.is_visible():
+            host.click("[data-add-player]")
+        field.fill(name)
+
+
 def start_dicez_table(host, base: str, names, turn_order: bool = True) -> str:
     """On the host's page, start a DiceZ table for `names` (in seat order, or in free play with
     `turn_order=False`); return the join URL it shows."""
     host.goto(base + "/")
-    for i, name in enumerate(names):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, names)
     if not turn_order:
         host.locator("details.options", has_text="DiceZ options").locator("summary").click()
         host.uncheck('[data-testid="dicez-turn-order"]')

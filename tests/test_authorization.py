@@ -61,6 +61,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("results.card_png_file", "GET"): ALL_PAGE,
     # a player's record across games: names and scores, as on /history
     ("results.player", "GET"): ALL_PAGE,
+    ("rules.rules_page", "GET"): ALL_PAGE,  # the games' rules texts
     # links that are their own credential (the join secret, a hand-over token)
     ("pages.invite", "GET"): ALL_PAGE,
     ("pages.take_over_page", "GET"): ALL_PAGE,
@@ -140,7 +141,8 @@ def _table_with_devices(app, game_id):
 def _path(app, rule, code):
     store = app.extensions["store"]
     table = store.table(code) if code else None
-    values = {"code": code, "seat": 0, "game_no": 1, "filename": "app.js", "name": "nobody's", "packed": "not-a-link",
+    values = {"code": code, "seat": 0, "game_no": 1, "game_id": "dicez", "filename": "app.js", "name": "nobody's",
+              "packed": "not-a-link",
               "secret": table.join_secret if table else None}
     if "token" in rule.arguments:
         values["token"] = store.create_handover(code, 0, minutes=5)[0]

@@ -27,7 +27,8 @@ def _table_error(exc: TableError):
 
 @api.errorhandler(RuleError)
 def _rule_error(exc: RuleError):
-    return jsonify(error=exc.reason), 400 if isinstance(exc, MalformedEntry) else 422
+    cited = {"rule": exc.rule} if exc.rule else {}
+    return jsonify(error=exc.reason, **cited), 400 if isinstance(exc, MalformedEntry) else 422
 
 
 def _body(optional: bool = False, fields: tuple[str, ...] | None = None) -> dict:

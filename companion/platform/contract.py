@@ -16,11 +16,13 @@ State = Any  # a game's own immutable value; opaque to the platform
 
 
 class RuleError(ValueError):
-    """An entry the rules do not allow. `reason` is shown to the player as is."""
+    """An entry the rules do not allow. `reason` is shown to the player as is; `rule`, when given,
+    is the numbered rule of the game's seed it applies (e.g. "DZ-3"), which the page links to."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, rule: str | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.rule = rule
 
 
 class MalformedEntry(RuleError):
@@ -99,6 +101,11 @@ class Game(ABC):
     web: Any = None
     # named document collections the game keeps in the platform's store (e.g. editions)
     collections: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def rules_name(self) -> str:
+        """The name of the game's rules text under seeds/ (without ".md"): its id, dashes for underscores."""
+        return self.id.replace("_", "-")
 
     @property
     def entry_kinds(self) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from .limits import install_limits
 from .pages import pages
 from .registry import GAMES
 from .results import results
+from .rules_page import rules
 from .storage import Store
 from .wire import install_wire
 
@@ -98,6 +99,7 @@ def register_web(app: Flask) -> None:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(results)
+    app.register_blueprint(rules)
     for game in GAMES.values():
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)

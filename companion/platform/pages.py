@@ -25,6 +25,7 @@ from .qr import qr_svg, terminal_qr
 from .registry import GAMES
 from .results import finale
 from .share import bgstats_link, bgstats_play
+from .rules_page import cite_rules
 
 pages = Blueprint("pages", __name__)
 
@@ -256,12 +257,14 @@ def add_entry(code, seat):
 @pages.post("/t/<code>/s/<int:seat>/undo")
 @seat_required
 def undo(code, seat):
-    return _record_from_form(seat, lambda ctx: {"kind": "undo"})
+    return _record_from_form(seat, lambda ctx: {"kind": "undo"}, after={"undone": 1})
 
 
-def _record_from_form(seat, make_entry):
-    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST)."""
+def _record_from_form(seat, make_entry, after: dict | None = None):
+    """Record what a phone's form says; answer the new sheet (htmx) or redirect (plain POST, with
+    `after` as the sheet's query: what it confirms)."""
     table = g.table
+    was = g.replay.game.totals(g.replay.state)[seat]
     try:
         _check_game_no(table)
         entry = make_entry(play_context(sheet_viewer(table, seat)))
@@ -273,8 +276,10 @@ def _record_from_form(seat, make_entry):
         # The page learns the new version with the answer, so this phone's own entry does not
         # come back as a "table changed" refresh racing the player's next taps (static/app.js).
         seen = render_template("table/_live_seen.html", live_version=live_version(table, g.replay), oob=True)
-        return _render_sheet(seat, {}) + seen
-    return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
+        # after Undo, what it took back; after any other entry, that note is gone
+        undone = {"was": was, "now": g.replay.game.totals(g.replay.state)[seat]} if entry["kind"] == "undo" else None
+        return _render_sheet(seat, {}) + seen + render_template("table/_undo_done.html", undone=undone, oob=True)
+    return redirect(url_for("pages.sheet", code=table.code, seat=seat, **(after or {})), code=303)
 
 
 def _check_game_no(table):
@@ -288,9 +293,11 @@ def _check_game_no(table):
 def _refused(seat, exc):
     status = 422 if isinstance(exc, RuleError) else exc.status
     reload_replay()
+    # the rule numbers a refusal cites link to the game's rules page
+    error = cite_rules(exc.reason, g.table.game, getattr(exc, "rule", None))
     if request.htmx:
-        return _render_sheet(seat, request.form, error=exc.reason), status
-    return _sheet_page(seat, request.form, error=exc.reason), status
+        return _render_sheet(seat, request.form, error=error), status
+    return _sheet_page(seat, request.form, error=error), status
 
 
 def _sheet_page(seat, form, error=None):

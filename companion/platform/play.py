@@ -176,7 +176,9 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         if new_eff is None:
             new_eff = rep.effective + (saved,)
             new_before = rep.before + (rep.state,)
-        after = Replay(rep.game, rep.info, saved.seq, rep.entries + (saved,), tuple(new_eff),
+        # the entry that ends the game also stamped it finished: the replay kept says when, as the store reads it
+        info = rep.info if result is None else (store.game(table.code, game_no) or rep.info)
+        after = Replay(rep.game, info, saved.seq, rep.entries + (saved,), tuple(new_eff),
                        tuple(new_before), new_state)
         _cache.put((store.url, table.code, game_no, saved.seq), after)
         return saved, after, True

@@ -22,7 +22,8 @@ from werkzeug.security import safe_join
 # What Flask-Compress may compress. Never text/event-stream: a live stream must reach the phone event by
 # event, and compressing it would hold events back in the compressor's buffer.
 COMPRESSED_MIMETYPES = ["text/html", "text/css", "text/javascript", "application/javascript",
-                        "application/json", "image/svg+xml", "text/plain", "text/csv"]
+                        "application/json", "image/svg+xml", "text/plain", "text/csv", "application/manifest+json"]
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's mime.types
 YEAR = 31536000
 UNVERSIONED_MAX_AGE = 300  # a page's old copy names a file without (or with an older) version
 ENCODINGS = ("br", "gzip")

@@ -195,3 +195,22 @@ def test_a_finished_game_gives_each_seat_a_record_of_numbers(game_id, seed):
     assert len({tuple(rec) for rec in records}) == 1
     assert isinstance(game.highest_wins(options), bool)
     assert game.starting_seat(options) in range(players)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_game_has_its_rules_text_and_refusals_cite_rules_it_numbers(game_id, seed):
+    from companion.platform.rules_page import rules_document
+
+    document = rules_document(game_id)
+    assert document is not None, f"seeds/{GAMES[game_id].rules_name}.md is missing"
+    game, players, rng = _seeded(game_id, seed)
+    _, steps = playout(game, players, rng, max_steps=60)
+    for step in steps:
+        for other in range(players):
+            try:
+                game.apply(step.before, other, step.entry)
+            except RuleError as exc:
+                if exc.rule is not None:
+                    assert exc.rule in document[1], f"{exc.reason!r} cites {exc.rule}, which the rules text lacks"

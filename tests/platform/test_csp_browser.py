@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.platform.registry import GAMES
+from tests.browser_fixtures import fill_players
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +70,7 @@ def _start_pass_and_play(host, base: str, game_id: str, game) -> str:
     """Start a table from the start page with one device for every seat; return its code."""
     host.goto(base + "/")
     host.check(f'input[name="game"][value="{game_id}"]')
-    for i, name in enumerate(["Ann", "Ben"][:min(game.max_players, 2)]):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, ["Ann", "Ben"][:min(game.max_players, 2)])
     host.check('input[name="pass_and_play"]')  # every sheet opens on this one device
     host.click("text=Start the table")
     assert "/host" in host.url

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as, start_dicez_table, table_code, tap_dice
+from tests.browser_fixtures import fill_players, join_as, start_dicez_table, table_code, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -80,8 +80,7 @@ def start_score_pad(host, base: str, names) -> str:
     """An open-ended Score pad (any number of rounds); returns the join URL."""
     host.goto(base + "/")
     host.check('input[name="game"][value="score_pad"]')
-    for i, name in enumerate(names):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, names)
     host.click("text=Start the table")
     return host.locator(".join-url").get_attribute("href")
 
@@ -130,7 +129,7 @@ def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it
         "Not saved when it was sent: Ones is already filled.")
     expect(ann.locator('[data-testid="taps-held"]')).to_have_text("3 taps after it are held back.")
     expect(ann.locator('[data-testid="box-ones"]')).to_have_text("3")
-    expect(ann.locator('[data-testid="error"]')).to_have_text("Ones is already filled.")  # on the sheet too
+    expect(ann.locator('[data-testid="error"]')).to_have_text("Ones is already filled. (rule DZ-3)")  # on the sheet too, with its rule
     assert scored(base, code) == [("ones", [1, 1, 1, 2, 3])]
     ann.locator('[data-testid="taps-send"]').click()  # send them: the next twos goes in, the second is refused
     expect(ann.locator('[data-testid="tap-refused"]')).to_have_text(

@@ -70,7 +70,10 @@ def test_static_files_have_versioned_urls_kept_for_a_year(client):
         resp = client.get(url, headers={"Accept-Encoding": "br"})
         assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         name = url[len("/static/"):].split("?")[0]
-        assert brotli.decompress(resp.get_data()) == minified(name, (STATIC / name).read_bytes())
+        sent = resp.get_data()
+        if resp.mimetype not in ("image/png",):  # a PNG is compressed already
+            sent = brotli.decompress(sent)
+        assert sent == minified(name, (STATIC / name).read_bytes())
 
 
 def test_a_changed_file_gets_a_new_url_and_an_old_url_is_not_kept_long(client):

@@ -19,7 +19,15 @@ LATE_FIRST_LOAD = {"dice_and_slice": 27 * 1024, "pizza_theory": 27 * 1024}
 LIVE_SCRIPTS = 1536
 for _game, _budget in {"dice_and_slice": FIRST_LOAD, "pizza_theory": FIRST_LOAD}.items():
     LATE_FIRST_LOAD[_game] += LIVE_SCRIPTS
-EARLY_FIRST_LOAD = {"dice_and_slice": FIRST_LOAD + LIVE_SCRIPTS, "pizza_theory": FIRST_LOAD + LIVE_SCRIPTS}
+# Accessibility (issue 12 item 7) added about 0.45 KB compressed to every sheet: app.js copies what a
+# swap changed into a live region that stays in the page and puts keyboard focus back; the links and
+# disclosures got 44 px targets. Pizza Theory's board won back about 0.3 KB of it (one hexagon drawn at
+# every space); the rest is held here for the two sheets that had no room, to be won back too.
+ACCESSIBILITY = 384
+for _game in ("dice_and_slice", "pizza_theory"):
+    LATE_FIRST_LOAD[_game] += ACCESSIBILITY
+EARLY_FIRST_LOAD = {"dice_and_slice": FIRST_LOAD + LIVE_SCRIPTS + ACCESSIBILITY,
+                    "pizza_theory": FIRST_LOAD + LIVE_SCRIPTS + ACCESSIBILITY}
 
 
 @pytest.fixture(scope="module")

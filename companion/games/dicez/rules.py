@@ -373,10 +373,10 @@ def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> St
 def apply(state: State, seat: int, entry: Any) -> State:
     seat = _check_seat(state, seat)
     if finished(state):
-        raise RuleError("The game is over.")
+        raise RuleError("The game is over.", rule="DZ-14")
     sheet = state.sheets[seat]
     if sheet.filled == len(BOXES):
-        raise RuleError("Your sheet is full; wait for the others to finish.")
+        raise RuleError("Your sheet is full; wait for the others to finish.", rule="DZ-14")
     if not isinstance(entry, Mapping):
         raise MalformedEntry("An entry must be a set of named fields.")
     try:
@@ -407,15 +407,15 @@ def _check_turn(state: State, seat: int) -> None:
 
 def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     if not state.option("roll_by_roll"):
-        raise RuleError("This table enters only the final dice of each turn; roll-by-roll is off.")
+        raise RuleError("This table enters only the final dice of each turn; roll-by-roll is off.", rule="DZ-18")
     _check_fields(entry, {"kind", *ENTRY_FIELDS["roll"]})
     dice = _check_dice(entry.get("dice"))
     held = _check_held(entry.get("held", []))
     if not sheet.rolls:
         if held:
-            raise RuleError("The first roll of a turn holds no dice.")
+            raise RuleError("The first roll of a turn holds no dice.", rule="DZ-18")
     elif len(sheet.rolls) >= MAX_ROLLS_PER_TURN:
-        raise RuleError("You have rolled 3 times this turn; now fill a box.")
+        raise RuleError("You have rolled 3 times this turn; now fill a box.", rule="DZ-18")
     else:
         previous = sheet.rolls[-1]
         for index in held:
@@ -432,17 +432,17 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     box = _check_box(entry.get("category"))
     if state.option("roll_by_roll"):
         if not sheet.rolls:
-            raise RuleError("Enter your roll before scoring it.")
+            raise RuleError("Enter your roll before scoring it.", rule="DZ-18")
         last_roll = sheet.rolls[-1]
         dice = _check_dice(entry["dice"]) if "dice" in entry else last_roll
         if dice != last_roll:
-            raise RuleError(f"The scored dice must be your last roll: {_show(last_roll)}.")
+            raise RuleError(f"The scored dice must be your last roll: {_show(last_roll)}.", rule="DZ-18")
     else:
         dice = _check_dice(entry.get("dice"))
 
     scores = sheet.by_box()
     if scores[box] is not None:
-        raise RuleError(f"{BOX_LABELS[box]} is already filled.")
+        raise RuleError(f"{BOX_LABELS[box]} is already filled.", rule="DZ-3")
     options = dict(state.options)
     if options["joker"]:
         _check_joker_order(dice, box, scores)
@@ -462,9 +462,9 @@ def _check_joker_order(dice: tuple[int, ...], box: str, scores: Mapping[str, int
     matching_upper = UPPER[dice[0] - 1]
     if matching_upper in allowed:
         raise RuleError(
-            f"Joker rule: five {dice[0]}s must go in {BOX_LABELS[matching_upper]} while it is open."
+            f"Joker rule: five {dice[0]}s must go in {BOX_LABELS[matching_upper]} while it is open.", rule="DZ-17"
         )
-    raise RuleError(f"Joker rule: five {dice[0]}s must go in an open lower box while there is one.")
+    raise RuleError(f"Joker rule: five {dice[0]}s must go in an open lower box while there is one.", rule="DZ-17")
 
 
 # --- reading the state ----------------------------------------------------------

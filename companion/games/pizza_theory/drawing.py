@@ -148,15 +148,18 @@ def _hex(i: int, place, occ, marks: dict, you: bool) -> dict:
     }
 
 
-def _slice_labels(slices, spots) -> list[dict]:
-    """One small slice number per slice, on the space nearest the slice's middle."""
+def _slice_labels(slices, spots, occupants) -> list[dict]:
+    """One slice number per slice, on the empty space nearest the slice's middle (in the middle of
+    that space, where a label as large as the line numbers fits), or above a topping if none is empty."""
     labels = []
     for n, members in enumerate(slices, 1):
         idx = [_index(sp) for sp in members]
         mx = sum(spots[i][0] for i in idx) / len(idx)
         my = sum(spots[i][1] for i in idx) / len(idx)
-        best = min(idx, key=lambda i: (spots[i][0] - mx) ** 2 + (spots[i][1] - my) ** 2)
-        labels.append({"n": n, "x": spots[best][0], "y": round(spots[best][1] - S * 0.36, 1)})
+        empty = [i for i in idx if not occupants[i]]
+        best = min(empty or idx, key=lambda i: (spots[i][0] - mx) ** 2 + (spots[i][1] - my) ** 2)
+        lift = 0 if empty else S * 0.36
+        labels.append({"n": n, "x": spots[best][0], "y": round(spots[best][1] - lift, 1), "over": not empty})
     return labels
 
 
@@ -225,9 +228,10 @@ def _buttons(spaces, hexes, box) -> list[dict]:
     left to right), so that Tab walks the spaces as they appear from this corner."""
     minx, miny, w, h = box
     picked = sorted((hexes[_index(sp)] for sp in spaces), key=lambda hx: (round(hx["y"]), hx["x"]))
-    return [{**hx, "left": round((hx["x"] - S / 2 - minx) / w * 100, 3),
-             "top": round((hx["y"] - S / 2 - miny) / h * 100, 3),
-             "w": round(S / w * 100, 3), "h": round(S / h * 100, 3)} for hx in picked]
+    # percentages to 0.1: a third of a pixel on a phone, and a smaller page
+    return [{**hx, "left": round((hx["x"] - S / 2 - minx) / w * 100, 1),
+             "top": round((hx["y"] - S / 2 - miny) / h * 100, 1),
+             "w": round(S / w * 100, 2), "h": round(S / h * 100, 2)} for hx in picked]
 
 
 # ---------------------------------------------------------------- the whole drawing
@@ -258,8 +262,8 @@ def draw_board(occupants, corner: int, *, corner_seats=None, x_spaces=(), legal=
         "viewbox": f"{minx:.1f} {miny:.1f} {w:.1f} {h:.1f}", "w": round(w, 1), "h": round(h, 1),
         "hexes": hexes, "lines": lines, "cuts": _cuts(cuts, rot),
         "neutral": _segment(*neutral_line, rot) if neutral_line is not None else None,
-        "corners": corners, "slice_labels": _slice_labels(slices, spots),
-        "buttons": _buttons(buttons, hexes, box), "r_top": round(S * 0.3, 1),
+        "corners": corners, "slice_labels": _slice_labels(slices, spots, occupants),
+        "buttons": _buttons(buttons, hexes, box), "r_top": round(S * 0.3, 1), "hex_shape": hex_points(0, 0),
     }
 
 

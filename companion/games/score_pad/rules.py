@@ -178,7 +178,7 @@ def _check_points(entry: Mapping) -> int:
             f"A round score is a whole number from {MIN_POINTS} to {MAX_POINTS}, "
             f"such as 12, 0 or -5; got {_shown(points)}.")
     if not MIN_POINTS <= points <= MAX_POINTS:
-        raise RuleError(f"A round score must be from {MIN_POINTS} to {MAX_POINTS}; got {_shown(points)}.")
+        raise RuleError(f"A round score must be from {MIN_POINTS} to {MAX_POINTS}; got {_shown(points)}.", rule="SP-3")
     return points
 
 
@@ -188,7 +188,7 @@ def _score(state: State, seat: int, entry: Mapping) -> State:
     column = state.scores[seat]
     if len(column) > rounds_complete(state):
         raise RuleError(f"Round {len(column)} is still open: a score for round {len(column) + 1} "
-                        f"waits until every player has entered round {len(column)}.")
+                        f"waits until every player has entered round {len(column)}.", rule="SP-5")
     new_column = column + (points,)
     return replace(state, scores=state.scores[:seat] + (new_column,) + state.scores[seat + 1:])
 
@@ -196,11 +196,11 @@ def _score(state: State, seat: int, entry: Mapping) -> State:
 def _finish(state: State, seat: int, entry: Mapping) -> State:
     _check_fields(entry, {"kind", *ENTRY_FIELDS["finish"]})
     if not any(state.scores):
-        raise RuleError("Play at least one round before finishing the game.")
+        raise RuleError("Play at least one round before finishing the game.", rule="SP-10")
     if not at_round_boundary(state):
         missing = len(waiting_for(state))
         raise RuleError(f"Finish between rounds: round {current_round(state)} still waits for "
-                        f"{missing} {'score' if missing == 1 else 'scores'}.")
+                        f"{missing} {'score' if missing == 1 else 'scores'}.", rule="SP-10")
     return replace(state, finished_by=seat)
 
 
@@ -210,7 +210,7 @@ ENTRIES = {"score": _score, "finish": _finish}
 def apply(state: State, seat: int, entry: Any) -> State:
     seat = _check_seat(state, seat)
     if finished(state):
-        raise RuleError("The game is over.")  # SP-13
+        raise RuleError("The game is over.", rule="SP-13")
     if not isinstance(entry, Mapping):
         raise MalformedEntry("An entry must be a set of named fields.")
     kind = entry.get("kind")

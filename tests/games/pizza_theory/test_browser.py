@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import table_code
+from tests.browser_fixtures import fill_players, table_code
 
 from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, resolution_view
 
@@ -57,8 +57,7 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
     host = phone()
     host.goto(first + "/")
     host.check('input[name="game"][value="pizza_theory"]')
-    for i, name in enumerate(NAMES):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, NAMES)
     host.click("text=Start the table")
     join_url = host.locator(".join-url").get_attribute("href")
     code = table_code(join_url)
@@ -100,12 +99,15 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
             space = rng.choice(legal_spaces(state, seat))
             p = phones[seat]
             expect(p.locator('[data-testid="instruction"]')).to_contain_text("Your turn", timeout=4000)
+            if reveal_open(p):  # one board at a time: fold the last reveal away to see the board now
+                p.locator('#sheet details[data-testid="reveal"] > summary').click()
             p.locator(f'[data-testid="space-{value(space)}"]').click()
             state = apply(state, seat, {"kind": "place", "space": list(space)})
-            # everyone sees it live, the table view too
-            for other in phones + [view]:
-                expect(other.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(
-                    timeout=4000)
+            # everyone sees it live (on the board now, folded away where the reveal is open), the table view too
+            for other in phones:
+                expect(other.locator(f'[data-testid="board-now"] [data-topping="{value(space)}:{COLOURS[seat]}"]')
+                       ).to_be_attached(timeout=4000)
+            expect(view.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(timeout=4000)
         assert state.phase == "cut"
         for p in phones:
             expect(p.locator('[data-testid="line-1"]')).to_be_visible(timeout=4000)
@@ -161,15 +163,19 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
         if expected:
             nxt = state.order[0]
             sp = rng.choice(legal_spaces(state, nxt))
+            # one board at a time: an open reveal folds the board now away; its player folds the reveal
+            assert phones[nxt].locator('[data-testid="board-now"]').is_visible() != reveal_open(phones[nxt])
+            if reveal_open(phones[nxt]):
+                phones[nxt].locator('#sheet details[data-testid="reveal"] > summary').click()
             phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
             state = apply(state, nxt, {"kind": "place", "space": list(sp)})
-            expect(phones[0].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
+            expect(phones[0].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
             expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
             # after that refresh: still open where not everything is ticked, still folded where it is
-            expect(phones[2].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
-            expect(phones[1].locator(f'[data-topping="{value(sp)}:{COLOURS[nxt]}"]').first).to_be_visible(timeout=4000)
-            assert reveal_open(phones[2]) and not reveal_open(phones[1])
-            assert reveal_open(phones[0]) == (len(expected) > 1)
+            expect(phones[2].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
+            expect(phones[1].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
+            assert reveal_open(phones[2]) == (nxt != 2) and not reveal_open(phones[1])
+            assert reveal_open(phones[0]) == (len(expected) > 1 and nxt != 0)
             phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
             expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
             assert not reveal_open(phones[1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import join_as, table_code
+from tests.browser_fixtures import fill_players, join_as, table_code
 
 pytestmark = pytest.mark.browser
 
@@ -13,8 +13,7 @@ def start_score_pad(host, base: str, names, rounds: int) -> str:
     """On the host's phone, start a Score pad of `rounds` rounds; return the join URL it shows."""
     host.goto(base + "/")
     host.check('input[name="game"][value="score_pad"]')
-    for i, name in enumerate(names):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, names)
     host.locator("summary", has_text="Score pad options").click()
     host.fill('input[name="score_pad_rounds"]', str(rounds))
     host.click("text=Start the table")

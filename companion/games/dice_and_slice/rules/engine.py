@@ -303,7 +303,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
     if state.phase != "roll":
         raise RuleError("The dice have already been entered this turn.")
     if seat != state.active:
-        raise RuleError(f"Only the active player (seat {state.active + 1}) enters the roll.")
+        raise RuleError(f"Only the active player (seat {state.active + 1}) enters the roll.", rule="DS-3")
     faces = entry.get("faces")
     if not isinstance(faces, dict) or set(faces) != set(DIE_NAMES):
         raise MalformedEntry('Enter both dice: {"A": face, "B": face}.')
@@ -318,7 +318,7 @@ def _choose(state: State, seat: int, entry: dict) -> State:
     if state.phase != "choose":
         raise RuleError("Enter the roll first." if state.phase == "roll" else "A die has already been chosen this turn.")
     if seat != state.active:
-        raise RuleError(f"Only the active player (seat {state.active + 1}) chooses the die.")
+        raise RuleError(f"Only the active player (seat {state.active + 1}) chooses the die.", rule="DS-3")
     die = entry.get("die")
     if die not in DIE_NAMES:
         raise RuleError('Choose die "A" or die "B".')
@@ -345,12 +345,12 @@ def _place(state: State, seat: int, entry: dict) -> State:
     if not g.matches_face(face, frozenset(dots)):
         raise RuleError(
             f"Those dots are not die {die}'s pattern ({_describe_face(face)}, {len(face)} dot(s)), "
-            "turned only in quarter turns (no mirror image)."
+            "turned only in quarter turns (no mirror image).", rule="DS-5"
         )
     m = g.mask_of(dots)
     if not m & ~s.dots:
         raise RuleError("No new dot: every dot of the pattern is already marked; a placement must mark at least "
-                        "one new dot.")
+                        "one new dot.", rule="DS-6")
     ns = s._replace(dots=s.dots | m)
     ns = _settle(_after_marking(state, seat, s.dots, ns)._replace(status="bonus"))
     return _store(state, seat, s, ns)
@@ -363,7 +363,7 @@ def _bonus_seat(state: State, seat: int) -> Seat:
     if s.status != "bonus":
         if s.status == "to_place":
             raise RuleError("Place your die's pattern first.")
-        raise RuleError("You have no bonus dots to place this turn.")
+        raise RuleError("You have no bonus dots to place this turn.", rule="DS-11")
     return s
 
 
@@ -372,7 +372,7 @@ def _bonus_dot(state: State, seat: int, entry: dict) -> State:
     s = _bonus_seat(state, seat)
     x, y = _dot(entry.get("dot"), "The bonus dot")
     if s.dots & g.dot_bit(x, y):
-        raise RuleError(f"Dot ({x},{y}) is already marked; a bonus dot goes on an empty dot.")
+        raise RuleError(f"Dot ({x},{y}) is already marked; a bonus dot goes on an empty dot.", rule="DS-11")
     if "topping" in entry:
         t = entry["topping"]
         ok = isinstance(t, (list, tuple)) and len(t) == 2 and all(g_is_int(c) for c in t)

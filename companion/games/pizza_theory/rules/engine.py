@@ -176,14 +176,14 @@ def _place(st: State, seat: int, entry: dict) -> State:
     if st.phase != ADD:
         raise RuleError(f"Toppings are added at the start of a round; now is the {_phase_name(st)}.")
     if st.order[st.turn] != seat:
-        raise RuleError(f"It is {COLOURS[st.order[st.turn]]}'s turn to add a topping.")
+        raise RuleError(f"It is {COLOURS[st.order[st.turn]]}'s turn to add a topping.", rule="PT-6")
     i = _space_index(entry.get("space"))
     bit = 1 << i
     for c in range(3):
         if st.masks[c] & bit:
-            raise RuleError(f"That space already holds a {COLOURS[c]} topping.")
+            raise RuleError(f"That space already holds a {COLOURS[c]} topping.", rule="PT-5")
     if BOARD.neighbour_mask[i] & st.masks[seat]:
-        raise RuleError("That space touches one of your own toppings; pick a space away from them.")
+        raise RuleError("That space touches one of your own toppings; pick a space away from them.", rule="PT-5")
     masks = list(st.masks)
     masks[seat] |= bit
     supply = list(st.supply)
@@ -198,7 +198,7 @@ def _line(entry: dict) -> int:
     if not isinstance(n, int) or isinstance(n, bool):
         raise MalformedEntry("The line must be a whole number from 1 to 6.")
     if not 1 <= n <= 6:
-        raise RuleError(f"There is no line {n}; lines are numbered 1 to 6.")
+        raise RuleError(f"There is no line {n}; lines are numbered 1 to 6.", rule="PT-4")
     return n
 
 
@@ -235,7 +235,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
         raise RuleError(f"The neutral roll comes after adding toppings and before cutting; now is the "
                         f"{_phase_name(st)}.")
     if seat != st.order[0]:
-        raise RuleError(f"The first player this round ({COLOURS[st.order[0]]}) rolls for the neutral colour.")
+        raise RuleError(f"The first player this round ({COLOURS[st.order[0]]}) rolls for the neutral colour.", rule="PT-15")
     line = _line(entry)
     room = _neutral_mask(st.masks, line)
     space = entry.get("space")
@@ -249,12 +249,12 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
         idx = -1
     else:
         if space is None:
-            raise RuleError(f"Place a neutral topping on an empty space touching line {line}.")
+            raise RuleError(f"Place a neutral topping on an empty space touching line {line}.", rule="PT-15")
         idx = _space_index(space)
         if not room >> idx & 1:
             if (masks[0] | masks[1] | masks[2]) >> idx & 1:
                 raise RuleError("That space is not empty.")
-            raise RuleError(f"That space does not touch neutral line {line}.")
+            raise RuleError(f"That space does not touch neutral line {line}.", rule="PT-15")
         masks[NEUTRAL] |= 1 << idx
         supply[NEUTRAL] -= 1
     return replace(st, masks=tuple(masks), supply=tuple(supply), neutral=(line, idx), notes=tuple(notes),
@@ -266,7 +266,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
 def _cut(st: State, seat: int, entry: dict) -> State:
     _keys(entry, ("kind", *ENTRY_FIELDS["cut"]))
     if st.phase != CUT:
-        raise RuleError(f"Cuts are chosen once the toppings are added; now is the {_phase_name(st)}.")
+        raise RuleError(f"Cuts are chosen once the toppings are added; now is the {_phase_name(st)}.", rule="PT-7")
     line = _line(entry)
     cuts = list(st.cuts)
     cuts[seat] = line  # PT-7: a pending choice may be changed until the last seat chooses
