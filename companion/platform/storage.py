@@ -324,7 +324,9 @@ def create_schema(engine: Engine, attempts: int = 5) -> None:
             return
         except (OperationalError, ProgrammingError, IntegrityError) as exc:
             text = str(exc).lower()
-            raced = "already exists" in text or "duplicate" in text
+            # SQLite: a transaction that read the schema cannot then write once another process
+            # has written (busy at once, whatever the timeout): the same race, so look again
+            raced = "already exists" in text or "duplicate" in text or "database is locked" in text
             if not raced or attempt == attempts - 1:
                 raise
             time.sleep(0.05 * (attempt + 1))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, view
-from tests.browser_fixtures import join_as, start_dicez_table, table_code
+from tests.browser_fixtures import fill_players, join_as, start_dicez_table, table_code
 from tests.platform.test_records import BAD, GOOD, GOOD_TOTAL
 
 pytestmark = pytest.mark.browser
@@ -41,8 +41,7 @@ def test_after_a_reveal_each_phone_shows_its_what_if_and_the_table_the_best_cuts
     host = phone()
     host.goto(base + "/")
     host.check('input[name="game"][value="pizza_theory"]')
-    for i, name in enumerate(["Ann", "Ben", "Cy"]):
-        host.fill(f'input[name="player{i}"]', name)
+    fill_players(host, ["Ann", "Ben", "Cy"])
     host.click("text=Start the table")
     join_url = host.locator(".join-url").get_attribute("href")
     code = table_code(join_url)

@@ -32,7 +32,7 @@ def test_an_unknown_game_has_no_rules_page(client):
 
 
 def test_a_refusal_links_the_rule_it_applies_on_the_phone(client):
-    table = new_table(client, ["Ann", "Ben"])
+    table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})  # free play: Ann scores twice
     code = table["code"]
     assert post_entry(client, table, 0, kind="score", category="chance", dice=[1, 2, 3, 4, 5]).status_code == 201
     csrf = join_seat(client, code, 0)
