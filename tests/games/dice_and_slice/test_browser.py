@@ -130,7 +130,12 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     # Ben: die A face 6 (a plus), moved by the arrow pad and turned, then placed
     expect(tid(ben, "ghost")).to_be_visible()
     settle(ben, second, code)
+    was = [ben.locator(f'#ds-nav input[name="{k}"]').input_value() for k in ("dx", "dy")]
     tap_dot(ben, 1, 1)
+    # the ghost has moved (its place is the pad's state) before the next step is tapped: the verdict
+    # alone could be the one drawn before the tap
+    ben.wait_for_function("""was => { const nav = document.getElementById('ds-nav');
+        return nav && (nav.elements.dx.value !== was[0] || nav.elements.dy.value !== was[1]); }""", arg=was)
     expect(tid(ben, "verdict")).to_contain_text("Place here marks 5 new dots")
     tid(ben, "move-up").click()  # one step past the edge: DS-5 refuses it, with the reason
     expect(tid(ben, "verdict")).to_contain_text("Off the sheet")

@@ -215,3 +215,27 @@ def test_a_ten_seat_table_still_fits_and_dark_mode_is_shot(servers, phone):  # D
     assert ten.evaluate("document.documentElement.scrollWidth <= innerWidth")  # the totals row scrolls itself
     expect(ten.locator('[data-testid="hint"]')).to_have_text("P1's turn — wait for P1.")
     shoot(ten, "ten-seats-dark")
+
+
+def test_roll_by_roll_fits_the_same_screen_with_its_rolls_and_holds(servers, phone):  # DZ-2 DZ-3
+    """The house rule adds the rolls recorded so far and a hold toggle per die: still one screen."""
+    from tests.a11y import api
+
+    first, _ = servers
+    status, table = api(first, "/api/tables", {"game": "dicez", "players": ["Ann", "Ben"],
+                                               "options": {"roll_by_roll": True}})
+    assert status == 201
+    ann = phone()
+    ann.context.add_cookies([{"name": f"seat_{table['code']}", "value": table["seats"][0]["token"], "url": first}])
+    ann.goto(f"{first}/t/{table['code']}/s/0")
+    sheet_ready(ann, "Ann")
+    fits_one_screen(ann)
+    for roll, dice in enumerate([[1, 2, 3, 4, 6], [1, 2, 3, 4, 5]], start=1):
+        tap_dice(ann, dice)
+        fits_one_screen(ann)
+        ann.locator('[data-testid="record-roll"]').click()
+        expect(ann.locator('[data-testid="rolls"]')).to_contain_text(f"Roll {roll} of 3 recorded")
+        fits_one_screen(ann)
+        hold = ann.locator('[data-testid="hold-0"]').locator("xpath=..").bounding_box()
+        assert hold["height"] >= 44 and hold["y"] + hold["height"] <= 640
+    shoot(ann, "roll-by-roll")
