@@ -487,6 +487,8 @@ async def amain(args):
         base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
     finally:
         drop_schema()
+        if args.server_log:
+            shutil.copy(tmp / "companion.log", args.server_log)
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
     print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
@@ -589,6 +591,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="over 1: gunicorn with this many gevent workers")
     parser.add_argument("--database-url", help="e.g. postgresql://postgres@127.0.0.1:5432/test (else SQLite)")
     parser.add_argument("--redis-url", help="REDIS_URL for the server (fan-out through Redis)")
+    parser.add_argument("--server-log", help="keep the companion server's output in this file")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--host", help=argparse.SUPPRESS)

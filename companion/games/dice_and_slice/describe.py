@@ -37,8 +37,11 @@ def _roll(name: str, seat: int, entry: dict, before: engine.State, after: engine
 
 
 def _choose(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
-    other = "B" if after.chosen == "A" else "A"
-    return f"{name} chose die {after.chosen}; everyone else uses die {other}."
+    # the entry names the die: the state after it may already be past the round (a table where
+    # nobody else places, or where the others have no legal placement, moves straight on)
+    chosen = entry["die"]
+    other = "B" if chosen == "A" else "A"
+    return f"{name} chose die {chosen}; everyone else uses die {other}."
 
 
 def _skip(name: str, seat: int, entry: dict, before: engine.State, after: engine.State) -> str:
