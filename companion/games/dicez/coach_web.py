@@ -11,6 +11,7 @@ from companion.platform.context import check_seat_number, play_context, screen_v
 from companion.platform.contract import MalformedEntry, RuleError
 
 from . import coach_modes, rules
+from .dice_form import form_dice  # the sheet's own reading of the dice fields
 
 
 def solver_side():
@@ -86,8 +87,6 @@ def sheet_vars(ctx, dice) -> dict:
 def sheet_panel(code, seat):
     """The panel alone, for htmx: asked again whenever the dice on the sheet change."""
     coach, _ = solver_side()
-    from .web import form_dice  # the sheet's own reading of the dice fields
-
     ctx = play_context(sheet_viewer(g.table, seat))
     _this_game(ctx)
     dice, problem = form_dice(request.args)

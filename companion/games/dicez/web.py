@@ -12,36 +12,12 @@ from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
 
 from . import coach_web, rules
+from .dice_form import SLOTS, form_dice, read_die, read_slot
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-SLOTS = range(rules.DICE_PER_ROLL)
 HOUSE_RULES = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker", "roll_by_roll")
 # the thirteen boxes and the upper bonus as the phone lays them out, three to a row
 GRID = (*rules.UPPER, "upper_bonus", *rules.LOWER, "total")
-
-
-FACE_TEXT = {str(face): face for face in range(1, 7)}
-SLOT_TEXT = {str(slot): slot for slot in SLOTS}
-
-
-def _die(text) -> int | None:
-    return FACE_TEXT.get((text or "").strip())
-
-
-def _slot(text) -> int | None:
-    return SLOT_TEXT.get((text or "").strip())
-
-
-def form_dice(form) -> tuple[list[int | None], str | None]:
-    """The dice the form holds, one per slot (None: not entered), and what is wrong with any die
-    that holds something other than 1 to 6."""
-    dice, problem = [], None
-    for i in SLOTS:
-        raw = (form.get(f"d{i}") or "").strip()
-        dice.append(_die(raw))
-        if raw and dice[-1] is None and problem is None:
-            problem = f"Die {i + 1} must be a number from 1 to 6."
-    return dice, problem
 
 
 def dice_draft(form) -> tuple[list[int | None], int | None, str | None]:
@@ -50,13 +26,13 @@ def dice_draft(form) -> tuple[list[int | None], int | None, str | None]:
     dice, problem = form_dice(form)
     if form.get("clear"):
         return [None] * len(dice), 0, problem
-    chosen = _slot(form.get("slot"))
+    chosen = read_slot(form.get("slot"))
     if chosen is not None:  # a tapped slot takes the next face
         return dice, chosen, problem
-    target = _slot(form.get("cursor"))
+    target = read_slot(form.get("cursor"))
     if target is None:
         target = next_empty(dice)
-    face = _die(form.get("face"))
+    face = read_die(form.get("face"))
     if face is not None and target is not None:
         dice[target] = face
         target = next_empty(dice)
