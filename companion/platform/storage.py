@@ -695,5 +695,6 @@ def _document(r) -> Document:
 
 
 def _game_info(r) -> GameInfo:
-    return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], r["started_at"],
-                    r["finished_at"], r["result"])
+    finished = r["finished_at"]
+    return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], _aware(r["started_at"]),
+                    _aware(finished) if finished is not None else None, r["result"])

@@ -30,6 +30,7 @@ def test_the_export_says_when_a_finished_game_ended(client, game_id):
     assert data["finished"] is True
     ended = datetime.fromisoformat(data["finished_at"])
     assert ended >= datetime.fromisoformat(data["started_at"])
+    assert ended.utcoffset() is not None, "a moment another program can read: with its zone (UTC)"
     # the same moment History shows
     history = client.get(f"/t/{table['code']}/history").get_data(as_text=True)
     assert ended.strftime("%Y-%m-%d %H:%M") in history
