@@ -281,21 +281,29 @@ def edition_export(name):
                      download_name=file_name, max_age=0)
 
 
-@bp.post("/editions/import")
-def edition_import():
-    upload = request.files.get("file")
+def _import_edition(read, refused):
+    """Import what `read()` gives as (name, data) under the form's name or its own, checked as the
+    editor checks; `refused(reason)` draws the page for an edition the checks refuse."""
     try:
-        if upload is None or not upload.filename:
-            raise BadFile("Choose an edition file (one made with Export) to import.", 400)
-        name_in_file, data = read_edition_file(upload.stream.read(MAX_FILE_BYTES + 1))
-        wanted = _valid_name(request.form.get("name") or name_in_file)
+        name_given, data = read()
+        wanted = _valid_name(request.form.get("name") or name_given)
         _checked_edition(data)
         name = _import_as(wanted, data)
     except BadFile as exc:
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
-        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+        return refused(f"{exc.reason} Nothing was imported.")
     return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
+
+
+@bp.post("/editions/import")
+def edition_import():
+    def read():
+        upload = request.files.get("file")
+        if upload is None or not upload.filename:
+            raise BadFile("Choose an edition file (one made with Export) to import.", 400)
+        return read_edition_file(upload.stream.read(MAX_FILE_BYTES + 1))
+    return _import_edition(read, lambda reason: _list_page(422, import_error=reason))
 
 
 # ---- editions as links, for another companion (edition_files.share_code) ---------------------------
@@ -339,13 +347,4 @@ def edition_receive_link():
 @bp.post("/editions/receive")
 def edition_receive_import():
     code = request.form.get("code", "")
-    try:
-        name_in_link, data = read_share_code(code)
-        wanted = _valid_name(request.form.get("name") or name_in_link)
-        _checked_edition(data)
-        name = _import_as(wanted, data)
-    except BadFile as exc:
-        return _list_page(exc.status, import_error=exc.reason)
-    except RuleError as exc:
-        return _receive_page(code, 422, error=f"{exc.reason} Nothing was imported.")
-    return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
+    return _import_edition(lambda: read_share_code(code), lambda reason: _receive_page(code, 422, error=reason))
