@@ -335,7 +335,7 @@ def _page_vars(ctx: PlayContext) -> dict:
         "waiting_for": rep.game.waiting_for(rep.state),
         "finished": rep.finished,
         # what a finished game's screens link to (templates/table/_finale.html)
-        "finale": finale(ctx.table, rep.info.game_no) if rep.finished else None,
+        "finale": finale(ctx.table, rep.info) if rep.finished else None,
         "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
         **live_vars(ctx.table, rep),
         "is_host": g.host,
@@ -444,7 +444,7 @@ def table_history(code):
 def export_data(table, rep, viewer: Viewer) -> tuple[dict, list[dict]]:
     """A game as exported: its facts and, per player, the sheet the viewer may see."""
     players = players_summary(rep, table, rep.game.view(rep.state, viewer))
-    info = store().game(table.code, rep.info.game_no) if rep.finished else rep.info  # with its end time
+    info = rep.info  # the replay's game row: its end time came with the entry that ended it
     data = {
         "code": table.code, "game": rep.game.id, "game_no": rep.info.game_no, "options": rep.info.options,
         "started_at": rep.info.started_at.isoformat(),

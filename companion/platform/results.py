@@ -27,9 +27,12 @@ def _finished_game(game_no: int):
     return info
 
 
-def finale(table, game_no: int) -> dict:
-    """The links a finished game's screens offer: BG Stats, the result card, each player's record."""
-    info = _finished_game(game_no)
+def finale(table, info) -> dict | None:
+    """The links a finished game's screens offer: BG Stats, the result card, each player's record.
+    `info` is the replay's own game row (loaded with the log, refreshed by the entry that ended it)."""
+    if info.finished_at is None or not info.result:
+        return None
+    game_no = info.game_no
     return {"bgstats": bgstats_link(info),
             "card_svg": url_for("results.card_svg", code=table.code, game_no=game_no),
             "card_png": url_for("results.card_png_file", code=table.code, game_no=game_no),
