@@ -18,11 +18,12 @@ from string import ascii_uppercase
 from companion.platform.contract import RuleError
 
 from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data
+from .rules.engine import SCORABLE_SIZES
 from .rules.geometry import MAX_SLICE, SQ_H, SQ_W
 
 TOPPING_ROWS = 8  # rows for toppings the editor shows (at least)
 BONUS_ROWS = 20  # topping bonus rows the editor reads
-SCORING_SIZES = (1, 4, 6, 8, 9, 10, 12, 14, 15)  # DS-10: the only slice sizes that can ever score
+SCORING_SIZES = tuple(SCORABLE_SIZES)  # DS-10: the only slice sizes that can ever score
 # the colour each topping is drawn in, by its place among the edition's toppings
 TOPPING_COLOURS = ["#8d5a3b", "#2e6b30", "#c0392b", "#1f6f8b", "#8a6400", "#6c3483", "#555555", "#a04000"]
 MAX_COUNT = 3  # how many of one topping a bonus may ask for, in the editor

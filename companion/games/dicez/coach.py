@@ -8,13 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-import numpy as np
 
 from . import rules, solver
-from .coach_modes import MODE_LABELS, MODES, normalize_mode  # noqa: F401 - the option, as before
-
-def sheet_of(state: rules.State, seat: int) -> rules.Sheet:
-    return rules.sheet_of(state, seat)
 
 
 def last_roll(state: rules.State, seat: int) -> list[int] | None:
@@ -160,5 +155,5 @@ def summary(decisions: list[Decision], seats: int) -> list[dict]:
         mine = [d for d in decisions if d.seat == seat]
         out.append({"seat": seat, "decisions": len(mine),
                     "best_taken": sum(1 for d in mine if d.lost < 1e-6),
-                    "lost": round(float(np.sum([d.lost for d in mine])), 2)})
+                    "lost": round(sum(d.lost for d in mine), 2)})
     return out

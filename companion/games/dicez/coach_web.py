@@ -57,7 +57,7 @@ def panel(ctx, dice) -> dict:
     shown["progress"] = status.progress
     if status.table is None:
         return shown
-    sheet = coach.sheet_of(ctx.replay.state, ctx.seat)
+    sheet = rules.sheet_of(ctx.replay.state, ctx.seat)
     shown["expected_total"] = coach.expected_total(status.table, sheet)
     if dice is not None and not ctx.finished and sheet.filled < len(rules.BOXES):
         shown.update(_dice_advice(status.table, ctx, sheet, dice))
@@ -86,13 +86,13 @@ def sheet_vars(ctx, dice) -> dict:
 @seat_required
 def sheet_panel(code, seat):
     """The panel alone, for htmx: asked again whenever the dice on the sheet change."""
-    coach, _ = solver_side()
     ctx = play_context(sheet_viewer(g.table, seat))
     _this_game(ctx)
     dice, problem = form_dice(request.args)
     if problem or None in dice:
         dice = None
-    if dice is None and ctx.options.get("roll_by_roll"):
+    if dice is None and ctx.options.get("roll_by_roll") and may_speak(ctx):
+        coach, _ = solver_side()
         dice = coach.last_roll(ctx.replay.state, seat)
     return render_template("dicez/_coach.html", seat=seat, table=g.table, **sheet_vars(ctx, dice))
 
@@ -123,7 +123,7 @@ def host_progress(code):
 def review_of(ctx, table) -> tuple[list, list]:
     coach, _ = solver_side()
     rep = ctx.replay
-    steps = [(e.seat, coach.sheet_of(before, e.seat), e.as_entry()) for e, before in zip(rep.effective, rep.before)]
+    steps = [(e.seat, rules.sheet_of(before, e.seat), e.as_entry()) for e, before in zip(rep.effective, rep.before)]
     decisions = coach.review(table, steps)
     return decisions, coach.summary(decisions, len(ctx.table.seats))
 
@@ -173,7 +173,6 @@ def _query_dice() -> list[int] | None:
 
 @bp.get("/api/tables/<code>/coach")
 def coach_api(code):
-    coach, _ = solver_side()
     ctx = play_context(screen_viewer())
     _this_game(ctx)
     seat = _query_int("seat", 0, len(g.table.seats) - 1, required=True)
@@ -192,7 +191,8 @@ def coach_api(code):
             resp = jsonify(error="The coach is still solving these rules; try again in a few seconds.",
                            progress=round(status.progress or 0.0, 3))
             return resp, 503, {"Retry-After": "5"}
-        answer = coach.advice(status.table, coach.sheet_of(ctx.replay.state, seat), dice, roll)
+        coach, _ = solver_side()
+        answer = coach.advice(status.table, rules.sheet_of(ctx.replay.state, seat), dice, roll)
     except RuleError as exc:
         return jsonify(error=exc.reason), 400 if isinstance(exc, MalformedEntry) else 422
     return jsonify(seat=seat, coach=mode(ctx), **answer)
