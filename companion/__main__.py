@@ -17,6 +17,7 @@ import argparse
 import socket
 import sys
 
+from .platform.faults import first_line
 from .platform.qr import terminal_qr
 
 
@@ -93,11 +94,6 @@ def backup(command: str, path: str) -> int:
         print(f"{command}: the database cannot be reached: {first_line(exc)}", file=sys.stderr)
         return 1
     return 0
-
-
-def first_line(exc) -> str:
-    said = str(getattr(exc, "orig", None) or exc).strip()
-    return said.splitlines()[0] if said else type(exc).__name__
 
 
 def main(argv=None) -> None:

@@ -34,10 +34,14 @@ def _writes() -> bool:
     return request.method not in ("GET", "HEAD", "OPTIONS")
 
 
-def database_fault(exc: Exception):
+def first_line(exc) -> str:
+    """What a database error said, on one line (its driver's own words where it has them)."""
     said = str(getattr(exc, "orig", None) or exc).strip()
-    current_app.logger.error("database fault on %s %s: %s", request.method, request.path,
-                             said.splitlines()[0] if said else type(exc).__name__)
+    return said.splitlines()[0] if said else type(exc).__name__
+
+
+def database_fault(exc: Exception):
+    current_app.logger.error("database fault on %s %s: %s", request.method, request.path, first_line(exc))
     what = what_failed(exc)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):

@@ -124,7 +124,7 @@ class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session (the CSRF token), Secure by the same rule as our own cookies."""
 
     def get_cookie_secure(self, app) -> bool:
-        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+        return bool(secure_cookies())
 
 
 def add_security_headers(response):
