@@ -22,3 +22,9 @@ def on_starting(server):
     from companion.__main__ import raise_open_file_limit
 
     raise_open_file_limit()  # inherited by the workers
+
+
+def post_worker_init(worker):
+    from companion.server import shorten_collector_pauses
+
+    shorten_collector_pauses()  # per worker: each one collects its own garbage

@@ -136,9 +136,10 @@ def raise_open_file_limit() -> None:
 
 def serve(app, host: str, port: int) -> None:
     """gevent's WSGI server: one greenlet per connection, keep-alive, epoll/kqueue (no select() ceiling)."""
-    from .server import Server
+    from .server import Server, shorten_collector_pauses
 
     raise_open_file_limit()
+    shorten_collector_pauses()
     server = Server((host, port), app, log=None)  # no access log: thousands of phones
     try:
         server.serve_forever()
