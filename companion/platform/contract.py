@@ -8,6 +8,7 @@ rules raised.
 """
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
@@ -17,12 +18,30 @@ State = Any  # a game's own immutable value; opaque to the platform
 
 class RuleError(ValueError):
     """An entry the rules do not allow. `reason` is shown to the player as is; `rule`, when given,
-    is the numbered rule of the game's seed it applies (e.g. "DZ-3"), which the page links to."""
+    is the numbered rule of the game's seed it applies (e.g. "DZ-3"), which the page links to.
 
-    def __init__(self, reason: str, rule: str | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.rule = rule
+    The rules know seats, not names: a reason that speaks of a seat writes a placeholder and
+    gives its seat in `seats` ("It is {turn}'s turn", seats={"turn": 1}). Until the platform
+    names the seats (`named`), a placeholder reads "seat 2"."""
+
+    def __init__(self, reason: str, rule: str | None = None, seats: dict[str, int] | None = None):
+        self.template, self.rule, self.seats = reason, rule, dict(seats or {})
+        self.reason = self._filled(lambda seat: f"seat {seat + 1}")
+        super().__init__(self.reason)
+
+    def _filled(self, name_of) -> str:
+        if not self.seats:
+            return self.template
+        return self.template.format_map({key: name_of(seat) for key, seat in self.seats.items()})
+
+    def named(self, names: list[str]) -> RuleError:
+        """The same refusal with each seat placeholder given the seat's name."""
+        if not self.seats:
+            return self
+        named = copy.copy(self)
+        named.reason = self._filled(lambda seat: names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}")
+        named.args = (named.reason,)
+        return named
 
 
 class MalformedEntry(RuleError):

@@ -160,13 +160,13 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             if by_host and seat not in rep.game.waiting_for(rep.state):
                 raise RuleError(f"{table.seats[seat].name} has already entered this; only they can change it.")
             payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
-        except RuleError:
+        except RuleError as exc:
             # Refused against the log as read; if the log moved on meanwhile (or this very
             # entry landed from a retried request), judge it again against the newer log.
             if store.version(table.code, game_no) != rep.version or (
                     key and store.entry_by_key(table.code, game_no, seat, key)):
                 continue
-            raise
+            raise exc.named([s.name or f"seat {s.seat + 1}" for s in table.seats]) from None
         result = result_of(rep.game, new_state, table) if rep.game.finished(new_state) else None
         try:
             saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key,

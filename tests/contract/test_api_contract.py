@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.platform.contract import Viewer
+from companion.platform.contract import RuleError, Viewer
 from companion.platform.registry import GAMES
 from tests.contract.playout import legal_choice
 from tests.helpers import bearer, csrf_from, new_table
@@ -53,7 +53,7 @@ def test_a_random_game_through_the_api_matches_the_rules(client, game_id):
         if wrong is not None:
             version = _get(client, f"/api/tables/{code}", None)["version"]
             resp = _post(client, table, wrong, entry)
-            assert resp.status_code in (400, 422) and resp.get_json()["error"] == game.check(state, wrong, entry)
+            assert resp.status_code in (400, 422) and resp.get_json()["error"] == _refusal(game, state, wrong, entry, names)
             assert _get(client, f"/api/tables/{code}", None)["version"] == version
         resp = _post(client, table, seat, entry)
         assert resp.status_code == 201, resp.get_json()
@@ -136,3 +136,13 @@ def test_a_device_that_takes_a_seat_over_mid_game_sees_no_secret_chosen_before(c
         assert seen == game.view(state, Viewer.own(seat)) and "hidden" not in last
     # the device that held the seat no longer writes for it
     assert _post(client, table, seat, entry).status_code == 403
+
+
+def _refusal(game, state, seat, entry, names) -> str:
+    """The rules' own refusal text as a player at this table reads it: seats by their names."""
+    try:
+        game.apply(state, seat, entry)
+    except RuleError as exc:
+        assert game.check(state, seat, entry) == exc.reason
+        return exc.named(names).reason
+    raise AssertionError("the rules took an entry check refused")

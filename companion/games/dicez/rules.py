@@ -402,7 +402,8 @@ def _entered_sheet(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
 def _check_turn(state: State, seat: int) -> None:
     playing = turn(state)
     if playing is not None and playing != seat:
-        raise RuleError(f"It is seat {playing + 1}'s turn: turns go in seat order, so wait for seat {playing + 1}.")
+        raise RuleError("It is {turn}'s turn: turns go in seat order, so wait for {turn}.", rule="DZ-20",
+                        seats={"turn": playing})
 
 
 def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:

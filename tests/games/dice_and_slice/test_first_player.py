@@ -18,7 +18,7 @@ GAME = "dice_and_slice"
 def test_ds3_the_named_seat_rolls_first_and_the_turn_goes_round_from_there():
     st0 = new_state(3, normalize_options({"first": 2}))
     assert st0.active == 2
-    with pytest.raises(RuleError, match="Only the active player \\(seat 3\\)"):
+    with pytest.raises(RuleError, match="Only the active player, seat 3, enters the roll"):
         apply(st0, 0, {"kind": "roll", "faces": {"A": 1, "B": 1}})
     st1 = apply(apply(st0, 2, {"kind": "roll", "faces": {"A": 1, "B": 1}}), 2, {"kind": "choose", "die": "A"})
     for seat in range(3):

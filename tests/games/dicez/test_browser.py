@@ -193,7 +193,7 @@ def test_a_whole_turn_fits_one_phone_screen_and_the_sheet_is_ready_for_the_next(
     tap_dice(ann, [1, 2, 3, 4, 5])
     ann.locator('[data-testid="score-large_straight"]').click()
     expect(ann.locator('[data-testid="error"]')).to_have_text(
-        "It is seat 2's turn: turns go in seat order, so wait for seat 2.")
+        "It is Ben's turn: turns go in seat order, so wait for Ben. (rule DZ-20)")
     assert slots(ann)[4] == "Die 5: 5"
     expect(ann.locator('[data-testid="box-large_straight"]')).to_have_count(0)
     tap_dice(ben, [1, 2, 3, 4, 5])

@@ -120,7 +120,8 @@ def test_a_box_tapped_out_of_turn_is_refused_keeps_the_dice_and_logs_nothing(cli
     resp = client.post(f"/t/{table['code']}/s/1/entries", data=form, headers=HTMX)
     assert resp.status_code == 422
     html = resp.get_data(as_text=True)
-    assert "It is seat 1&#39;s turn" in html and 'data-testid="error"' in html
+    assert "It is Ann&#39;s turn: turns go in seat order, so wait for Ann." in html and 'data-testid="error"' in html
+    assert 'href="/rules/dicez#DZ-20"' in html  # the refusal links to the rule it applies
     assert slots(html) == ["5"] * 5
     assert log(client, table["code"]) == []
 
@@ -176,7 +177,7 @@ def test_a_table_stored_before_turn_order_replays_its_log_as_free_play(store):  
 def test_a_new_table_refuses_the_same_entries_out_of_turn(store):  # DZ-20
     from companion.platform.play import new_table as make_table
     table = make_table(store, "dicez", ["Ann", "Ben"], {})
-    with pytest.raises(RuleError, match="seat 1's turn"):
+    with pytest.raises(RuleError, match="It is Ann's turn"):
         record(store, table, 1, {"kind": "score", "dice": [1, 1, 2, 2, 3], "category": "ones"})
 
 

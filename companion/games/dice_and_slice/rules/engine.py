@@ -303,7 +303,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
     if state.phase != "roll":
         raise RuleError("The dice have already been entered this turn.")
     if seat != state.active:
-        raise RuleError(f"Only the active player (seat {state.active + 1}) enters the roll.", rule="DS-3")
+        raise RuleError("Only the active player, {active}, enters the roll.", rule="DS-3", seats={"active": state.active})
     faces = entry.get("faces")
     if not isinstance(faces, dict) or set(faces) != set(DIE_NAMES):
         raise MalformedEntry('Enter both dice: {"A": face, "B": face}.')
@@ -318,7 +318,7 @@ def _choose(state: State, seat: int, entry: dict) -> State:
     if state.phase != "choose":
         raise RuleError("Enter the roll first." if state.phase == "roll" else "A die has already been chosen this turn.")
     if seat != state.active:
-        raise RuleError(f"Only the active player (seat {state.active + 1}) chooses the die.", rule="DS-3")
+        raise RuleError("Only the active player, {active}, chooses the die.", rule="DS-3", seats={"active": state.active})
     die = entry.get("die")
     if die not in DIE_NAMES:
         raise RuleError('Choose die "A" or die "B".')
