@@ -89,7 +89,8 @@ class _SheetCache:
     """Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times
     as long at the end of a game as at its start), and between two entries only the sheet of the
     player who wrote changes: the table view draws the others from here. Safe everywhere: the
-    macro's output depends on its arguments alone."""
+    macro's output depends on its arguments alone. A phone's own sheet comes from here too: after
+    an entry only the writer's sheet changed, so the other phones draw theirs from here."""
 
     SIZE = 512  # ≈ 85 six-player tables' sheets, some 20 KB each late in a game
 
@@ -179,7 +180,7 @@ def _common_context(ctx) -> dict:
     view = ctx.view
     tops = topping_style(view)
     return {"view": view, "tops": tops, "faces": view["edition"]["dice"], "cell": CELL, "dot_w": DOT_W,
-            "dot_h": DOT_H, "seat_style": seat_style, "drawings": [sheet_drawing(p, tops) for p in view["players"]],
+            "dot_h": DOT_H, "seat_style": seat_style, "drawn_sheet": _sheets.draw,
             "is_default_edition": is_default_edition(ctx.options)}
 
 
@@ -238,13 +239,14 @@ def sheet_context(ctx, form) -> dict:
         bonus = {**bonus, "pending": [{**t, **_style_of(out["tops"], t["kind"])} for t in bonus["pending"]]}
     nav = hints.get("nav", {}) if mode else {}
     out.update(me=ctx.view["players"][ctx.seat], mode=mode, ghost=hints.get("ghost"), bonus=bonus, nav=nav,
-               my_drawing=out["drawings"][ctx.seat], roll_pick=hints.get("faces") or {},
+               my_drawing=sheet_drawing(ctx.view["players"][ctx.seat], out["tops"]), roll_pick=hints.get("faces") or {},
                tap=_tap(ctx, mode, nav) if mode else None, **WORDS)
     return out
 
 
 def table_context(ctx) -> dict:
-    return {**_common_context(ctx), "drawn_sheet": _sheets.draw}
+    out = _common_context(ctx)
+    return {**out, "drawings": [sheet_drawing(p, out["tops"]) for p in ctx.view["players"]]}
 
 
 # ---- the start form ------------------------------------------------------------------------------
