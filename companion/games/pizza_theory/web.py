@@ -132,9 +132,23 @@ def _what_if(res, names, seat) -> dict:
     return {"rows": rows, "mine": mine}
 
 
+def _round_scores(res, names) -> list[dict]:
+    """Per colour that cut (the neutral one too): who cut which line, and its toppings on the pizza
+    before the round and after it (the would-be count where its supply fell short, PT-12)."""
+    rows = []
+    for c in res["cuts"]:
+        colour = c["colour"]
+        before, after = res["on_board_before"][colour], res["on_board_after"][colour]
+        rows.append({"who": "Neutral die" if c["neutral"] else names[c["seat"]], "colour": colour,
+                     "letter": LETTERS[colour], "line": c["line"], "before": before, "after": after, "gain": after - before,
+                     "would_be": res["would_be"][colour]})
+    return rows
+
+
 def reveal(res, names, corner: int, *, you: bool, x_spaces=(), seat=None) -> dict:
     """The resolved round `res` drawn from `corner`: the board before the changes, with the cuts, the
-    slices and the numbered changes, the checklist of those changes and who cut where."""
+    slices and the numbered changes, the checklist of those changes, who cut where and what the round
+    did to each colour's count."""
     board = draw_board(res["before"], corner, corner_seats=_cutters(res, names), x_spaces=x_spaces,
                        cuts=[(c["family"], c["k"], c["colour"]) for c in res["cuts"]],
                        slices=[s["spaces"] for s in res["slices"]], changes=[ch["space"] for ch in res["changes"]],
@@ -143,23 +157,39 @@ def reveal(res, names, corner: int, *, you: bool, x_spaces=(), seat=None) -> dic
              "letter": LETTERS[c["colour"]], "line": c["line"], "corner": c["board_label"]} for c in res["cuts"]]
     return {"round": res["round"], "board": board, "cuts": cuts, "slices": res["slices"], "safe": res["safe"],
             "checklist": [_checklist_item(n, ch, board) for n, ch in enumerate(res["changes"], 1)],
-            "would_be": res["would_be"], "after": res["on_board_after"], "what_if": _what_if(res, names, seat)}
+            "would_be": res["would_be"], "after": res["on_board_after"], "what_if": _what_if(res, names, seat),
+            "scores": _round_scores(res, names)}
+
+
+def _reveal_fresh(view) -> bool:
+    """The last reveal stays open (at the top of a phone, on the table view's board) while the next
+    round's toppings go down, as people may still be copying its changes onto the real board; it
+    folds away once the round reaches its cuts (a phone also folds it when every change on it is
+    ticked: sheet.js)."""
+    return view["last_resolution"] is not None and (view["phase"] != "cut" or view["finished"])
 
 
 def _last_reveal(view, names, seat) -> dict | None:
     res = view["last_resolution"]
     if not res:
         return None
-    if seat is None:
-        corner = res["first_corner"]
+    if seat is None:  # the table view: from the side its board now is drawn from, which the reveal is drawn on
+        corner = view["first_corner"]
     else:
         corner = next(c["corner_index"] for c in res["cuts"] if c["seat"] == seat)
     rv = reveal(res, names, corner, you=seat is not None, x_spaces=_x_spaces(view), seat=seat)
-    # the last reveal stays open (at the top of a phone) while the next round's toppings go down, as
-    # people may still be copying its changes onto the real board; it folds away once the round reaches
-    # its cuts (a phone also folds it when every change on it is ticked: sheet.js)
-    rv["fresh"] = view["phase"] != "cut" or view["finished"]
+    rv["fresh"] = _reveal_fresh(view)
     return rv
+
+
+def _reveal_marks(view) -> dict:
+    """What the table view's one board adds while the last reveal is open: the round's cuts and its
+    changes, numbered as in the checklist (a TV shows no second board for the reveal)."""
+    if not _reveal_fresh(view):
+        return {}
+    res = view["last_resolution"]
+    return {"cuts": [(c["family"], c["k"], c["colour"]) for c in res["cuts"]],
+            "changes": [ch["space"] for ch in res["changes"]]}
 
 
 # ---------------------------------------------------------------- page contexts
@@ -169,7 +199,7 @@ def game_context(ctx: PlayContext, form) -> dict:
     view, names, seat = ctx.view, ctx.names, ctx.seat
     me = view["seats"][seat] if seat is not None else None
     hints = ctx.hints(_draft(form)) if me else {}
-    marks = _sheet_marks(view, me, hints) if me else {}
+    marks = _sheet_marks(view, me, hints) if me else _reveal_marks(view)
     pt = draw_board([sp["occupant"] for sp in view["spaces"]], me["corner_index"] if me else view["first_corner"],
                     corner_seats=_corner_seats(view, names), x_spaces=_x_spaces(view), you=me is not None, **marks)
     nv = view["neutral"]

@@ -287,7 +287,8 @@ def test_two_players_first_player_enters_the_neutral_roll(client):
     cut_all(client, table, mirror, [1, 1])
     html = client.get(f"/t/{code}/view").get_data(as_text=True)
     assert changes_in(html) == expected_changes(mirror.state)
-    assert 'data-testid="cut-green"' in html and "Neutral die: line 3" in html
+    # the table view's round table: the neutral die cut line 3
+    assert 'data-testid="round-line-green">3</td>' in html and "Neutral die" in html
     assert expected_changes(mirror.state), "this cut makes changes"
     # PT-14: round 2, Ben is first and rolls
     assert "Ben adds a topping" in html

@@ -79,6 +79,7 @@ def resolution_view(res: Resolution) -> dict:
         "safe": [COLOURS[c] for c in range(3) if out.safe[c]],
         "changes": [_change_view(ch, out.verdicts) for ch in out.changes],
         "would_be": dict(zip(COLOURS, out.would_be)),
+        "on_board_before": dict(zip(COLOURS, (m.bit_count() for m in res.before))),
         "on_board_after": dict(zip(COLOURS, (m.bit_count() for m in out.masks))),
         "before": _occupants(res.before),
         "after": _occupants(out.masks),
