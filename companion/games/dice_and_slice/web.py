@@ -16,15 +16,11 @@ tap on the picture is a shortcut that jumps the ghost to the dot nearest the tap
 """
 from __future__ import annotations
 
-import hashlib
-import pickle
-import threading
-from collections import OrderedDict
-
-from flask import get_template_attribute, url_for
+from flask import url_for
 
 from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
+from companion.platform.kept import KeptDrawings
 
 from . import editions
 from .editor_form import TOPPING_COLOURS
@@ -85,37 +81,15 @@ def line_runs(lines) -> list[tuple[tuple[int, int], tuple[int, int]]]:
             else:
                 runs.append([(vertical, fixed), start, start + 1])
     return [((f, a), (f, b)) if v else ((a, f), (b, f)) for (v, f), a, b in runs]
-class _SheetCache:
-    """Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times
-    as long at the end of a game as at its start), and between two entries only the sheet of the
-    player who wrote changes: the table view draws the others from here. Safe everywhere: the
-    macro's output depends on its arguments alone. A phone's own sheet comes from here too: after
-    an entry only the writer's sheet changed, so the other phones draw theirs from here."""
-
-    SIZE = 512  # ≈ 85 six-player tables' sheets, some 20 KB each late in a game
-
-    def __init__(self):
-        self.items: OrderedDict[bytes, str] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def draw(self, drawing: dict, *args, **kwargs):
-        shown = {**drawing, "dots": sorted(drawing["dots"])}
-        # pickle is lossless and quick: two different sheets never give the same bytes
-        key = hashlib.blake2b(pickle.dumps([shown, args, kwargs]), digest_size=16).digest()
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-                return hit
-        markup = get_template_attribute("dice_and_slice/_svg.html", "sheet_svg")(drawing, *args, **kwargs)
-        with self.lock:
-            self.items[key] = markup
-            while len(self.items) > self.SIZE:
-                self.items.popitem(last=False)
-        return markup
+def _shown(args, kwargs):
+    drawing, *rest = args
+    return [{**drawing, "dots": sorted(drawing["dots"])}, rest, kwargs]
 
 
-_sheets = _SheetCache()
+# Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times as
+# long at the end of a game as at its start), and between two entries only the writer's sheet
+# changes: the table view and the other phones draw theirs from here.
+_sheets = KeptDrawings("dice_and_slice/_svg.html", "sheet_svg", size=512, canonical=_shown)
 
 
 def seat_style(seat: int) -> dict:

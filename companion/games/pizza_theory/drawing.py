@@ -9,6 +9,7 @@ Spaces come and go as cube coordinates ([x, y, z] lists, as in the game's view).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from .rules import BOARD
 from .rules.board import LABELS, planar
@@ -72,6 +73,7 @@ def _line_direction(family: int) -> list[int]:
     return d
 
 
+@lru_cache(maxsize=64)
 def line_ends(family: int, k: int, rot):
     """The segment of line k of `family` across the board, in SVG coordinates."""
     p0 = _line_point(family, k + 0.5)
@@ -97,6 +99,7 @@ def _corner_of_family(family: int) -> int:
     return next(i for i, c in enumerate(BOARD.corners) if c.family == family)
 
 
+@lru_cache(maxsize=1024)  # 37 spaces from each of 3 corners, and the shape at the origin
 def hex_points(x: float, y: float) -> str:
     pts = []
     for j in range(6):  # flat-top after every corner rotation (the rotation is 30 degrees mod 60)
@@ -105,7 +108,8 @@ def hex_points(x: float, y: float) -> str:
     return " ".join(pts)
 
 
-def places(rot) -> list[tuple[float, float, int, int]]:
+@lru_cache(maxsize=8)  # the drawing is pure geometry per corner: worked out once
+def places(rot) -> tuple[tuple[float, float, int, int], ...]:
     """Per space: (x, y, column from the left 1..7, place in that column counted from the bottom)."""
     xy = [project(s, rot) for s in BOARD.spaces]
     cols = sorted({round(x) for x, _ in xy})
@@ -114,7 +118,7 @@ def places(rot) -> list[tuple[float, float, int, int]]:
         col = [yy for xx, yy in xy if round(xx) == round(x)]
         from_bottom = sorted(col, reverse=True).index(y) + 1
         out.append((x, y, cols.index(round(x)) + 1, from_bottom))
-    return out
+    return tuple(out)
 
 
 def where(place, you: bool = True) -> str:

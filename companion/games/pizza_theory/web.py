@@ -14,12 +14,16 @@ from flask import Blueprint, abort, g, redirect, render_template, request, url_f
 from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
 from companion.platform.contract import RuleError, Viewer
 from companion.platform.gameweb import GameWeb, int_field
+from companion.platform.kept import KeptDrawings
 from companion.platform.play import TableError, record
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value
 
 GAME_ID = "pizza_theory"
+
+# the boards drawn, by what they show: between two entries most phones' boards stay as they were
+_pizzas = KeptDrawings("pizza_theory/_board.html", "pizza", size=512)
 
 
 # ---------------------------------------------------------------- forms -> entries and drafts
@@ -210,7 +214,7 @@ def game_context(ctx: PlayContext, form) -> dict:
         "waiting_names": [names[s] for s in view["waiting_for"]],
         "to_place_name": names[view["to_place"]] if view["to_place"] is not None else None,
         "roller_name": names[nv["roller"]] if nv else None,
-        "first_name": names[view["turn_order"][0]],
+        "first_name": names[view["turn_order"][0]], "drawn_pizza": _pizzas.draw,
     }
 
 
@@ -276,7 +280,7 @@ def replay(code):
     view = rep.game.view(rep.state, Viewer.table())
     rounds = rules.rounds([*rep.before, rep.state])
     names = [s.name for s in table.seats]
-    page = {"table": table, "web": WEB, "game_no": game_no, "rounds": len(rounds), "names": names,
+    page = {"table": table, "web": WEB, "game_no": game_no, "rounds": len(rounds), "names": names, "drawn_pizza": _pizzas.draw,
             "letters": LETTERS, "finished": rep.finished, "view": view, "totals": rep.game.totals(rep.state)}
     if not rounds:
         return render_template("pizza_theory/replay.html", r=None, item=None, **page)

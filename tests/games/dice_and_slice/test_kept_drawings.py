@@ -1,5 +1,5 @@
 """The table view keeps each sheet's drawing as it stands (rules/view.py `_drawn`, web.py
-`_SheetCache`): every table still shows its own sheets, a changed sheet is drawn anew, and what is
+the kept drawings, companion/platform/kept.py): every table still shows its own sheets, a changed sheet is drawn anew, and what is
 kept is never changed by the pages that read it."""
 from __future__ import annotations
 

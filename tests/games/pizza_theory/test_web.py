@@ -8,6 +8,7 @@ import re
 
 from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
+from companion.games.pizza_theory import web as pt_web
 from companion.games.pizza_theory.rules import apply, legal_spaces, neutral_spaces, new_state, resolution_view
 
 HTMX = {"HX-Request": "true"}
@@ -532,7 +533,7 @@ def test_a_shortfall_names_the_leading_colour(app):
         assert "red (R) has the most here but no red topping left" in c["why"], c["why"]
         assert "leading colour" not in c["why"]
     with app.test_request_context():
-        html = render_template("pizza_theory/_reveal.html", rv=rv, ck="t")
+        html = render_template("pizza_theory/_reveal.html", rv=rv, ck="t", drawn_pizza=pt_web._pizzas.draw)
     assert html.count("red (R) has the most here but no red topping left") == 4
 
 
