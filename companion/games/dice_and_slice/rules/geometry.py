@@ -300,10 +300,16 @@ def legal_placements(sheet, face) -> list[dict]:
     One entry per distinct set of dots added (placements that would add the same dots are
     the same move for the player). Each: {"rotation": degrees clockwise, "offset": [dx, dy],
     "dots": the whole pattern as placed, "new": the dots it would mark}. Empty means the seat
-    has no legal placement for this face.
+    has no legal placement for this face. The entries are shared: read them, do not change them.
     """
     mask = sheet if isinstance(sheet, int) else mask_of(sheet)
-    face = frozenset((int(x), int(y)) for x, y in face)
+    return list(_placements(mask, frozenset((int(x), int(y)) for x, y in face)))
+
+
+# Every phone of a table draws its sheet again after each entry, and for all but the writer the
+# sheet and the die are as they were: the same placements, worked out once.
+@lru_cache(maxsize=4096)
+def _placements(mask: int, face: frozenset) -> tuple[dict, ...]:
     free = ALL_DOTS & ~mask
     out, seen = [], set()
     for deg, dx, dy, m in _translations(face):
@@ -311,15 +317,9 @@ def legal_placements(sheet, face) -> list[dict]:
         if not new or new in seen:
             continue
         seen.add(new)
-        out.append(
-            {
-                "rotation": deg,
-                "offset": [dx, dy],
-                "dots": [list(d) for d in dots_of(m)],
-                "new": [list(d) for d in dots_of(new)],
-            }
-        )
-    return out
+        out.append({"rotation": deg, "offset": [dx, dy], "dots": [list(d) for d in dots_of(m)],
+                    "new": [list(d) for d in dots_of(new)]})
+    return tuple(out)
 
 
 def has_legal_placement(mask: int, face: frozenset) -> bool:
