@@ -13,6 +13,7 @@ the marking would draw and slice), so no rule is written twice.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 from companion.platform.contract import RuleError
@@ -112,7 +113,8 @@ def shape(face, q: int) -> list[tuple[int, int]]:
     return sorted(g.rotate(face, q % 4))
 
 
-def _dims(face, q: int) -> tuple[int, int]:
+@lru_cache(maxsize=1024)  # a face and a turn: asked for every legal placement when the ghost is placed
+def _dims(face: frozenset, q: int) -> tuple[int, int]:
     dots = shape(face, q)
     return max(x for x, _ in dots) + 1, max(y for _, y in dots) + 1
 
