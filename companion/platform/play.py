@@ -163,10 +163,9 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         except RuleError as exc:
             # Refused against the log as read; if the log moved on meanwhile (or this very
             # entry landed from a retried request), judge it again against the newer log.
-            if store.version(table.code, game_no) != rep.version or (
-                    key and store.entry_by_key(table.code, game_no, seat, key)):
+            if _log_moved(store, table, game_no, rep.version, seat, key):
                 continue
-            raise exc.named([s.name or f"seat {s.seat + 1}" for s in table.seats]) from None
+            raise exc.named(seat_names(table)) from None
         result = result_of(rep.game, new_state, table) if rep.game.finished(new_state) else None
         try:
             saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key,
@@ -183,6 +182,16 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         _cache.put((store.url, table.code, game_no, saved.seq), after)
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
+
+
+def _log_moved(store: Store, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
+    return store.version(table.code, game_no) != version or bool(
+        key and store.entry_by_key(table.code, game_no, seat, key))
+
+
+def seat_names(table: TableInfo) -> list[str]:
+    """The names a refusal gives the seats (a seat without a name is "seat N")."""
+    return [s.name or f"seat {s.seat + 1}" for s in table.seats]
 
 
 def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
