@@ -10,24 +10,12 @@ from tests.wire import change_fragments, fetch, first_load, played_table
 
 FIRST_LOAD = 25 * 1024
 FRAGMENT = 5 * 1024
-# Late in a game these two first loads still miss the 25 KB target by about a kilobyte (their sheets
-# draw the whole board): held here so they cannot grow, see docs/benchmarks.md.
-LATE_FIRST_LOAD = {"dice_and_slice": 27 * 1024, "pizza_theory": 27 * 1024}
-# Live updates by push (htmx's SSE extension and app.js's live part) added about 1.3 KB compressed to
-# every sheet; Dice and Slice and Pizza Theory were already within that of their budgets. Held at
-# that until the bytes are won back elsewhere (open: see the push branch's report).
-LIVE_SCRIPTS = 1536
-for _game, _budget in {"dice_and_slice": FIRST_LOAD, "pizza_theory": FIRST_LOAD}.items():
-    LATE_FIRST_LOAD[_game] += LIVE_SCRIPTS
-# Accessibility (issue 12 item 7) added about 0.45 KB compressed to every sheet: app.js copies what a
-# swap changed into a live region that stays in the page and puts keyboard focus back; the links and
-# disclosures got 44 px targets. Pizza Theory's board won back about 0.3 KB of it (one hexagon drawn at
-# every space); the rest is held here for the two sheets that had no room, to be won back too.
-ACCESSIBILITY = 384
-for _game in ("dice_and_slice", "pizza_theory"):
-    LATE_FIRST_LOAD[_game] += ACCESSIBILITY
-EARLY_FIRST_LOAD = {"dice_and_slice": FIRST_LOAD + LIVE_SCRIPTS + ACCESSIBILITY,
-                    "pizza_theory": FIRST_LOAD + LIVE_SCRIPTS + ACCESSIBILITY}
+# Dice and Slice and Pizza Theory miss the 25 KB first load (issue 11, open): their sheets draw the
+# whole board, and live updates by push (about 1.3 KB compressed), accessibility (0.45 KB) and turn
+# order came on top. Measured with bench/bench_wire.py: 26.1 / 26.4 KB at the start, 27.4 / 27.6 KB late
+# in a game. Held just above that, so that they cannot grow while the bytes are won back.
+EARLY_FIRST_LOAD = {"dice_and_slice": 27 * 1024, "pizza_theory": 27 * 1024}
+LATE_FIRST_LOAD = {"dice_and_slice": 28 * 1024, "pizza_theory": 28 * 1024}
 
 
 @pytest.fixture(scope="module")
