@@ -207,8 +207,8 @@ class Game(ABC):
         """Does the highest total win (False: the lowest)?"""
         return True
 
-    def starting_seat(self, options: dict) -> int:
-        """The seat that plays first in the game's first round."""
+    def starting_seat(self, options: dict, players: int) -> int:
+        """The seat that plays first in the game's first round, at a table of `players`."""
         return 0
 
     def sample_draft(self, state: State, seat: int, rng) -> dict:

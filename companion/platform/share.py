@@ -25,7 +25,7 @@ def bgstats_play(info: GameInfo) -> dict:
     """A finished game as BG Stats' push-play link takes it, from its stored result. No
     BoardGameGeek id: no source we hold gives one for these games."""
     game, result = get_game(info.game), info.result
-    winners, start = set(result["winners"]), game.starting_seat(info.options)
+    winners, start = set(result["winners"]), game.starting_seat(info.options, len(result["names"]))
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"{info.table_code}-{info.game_no}",

@@ -194,7 +194,7 @@ def test_a_finished_game_gives_each_seat_a_record_of_numbers(game_id, seed):
                        for label, v in bars.items())
     assert len({tuple(rec) for rec in records}) == 1
     assert isinstance(game.highest_wins(options), bool)
-    assert game.starting_seat(options) in range(players)
+    assert game.starting_seat(options, players) in range(players)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

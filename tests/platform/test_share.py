@@ -108,3 +108,20 @@ def test_the_final_sheet_links_its_card_and_bgstats(client):
     assert f'href="/t/{code}/games/1/card.png"' in page and _bgstats_from(page)["players"][0]["score"] == GOOD_TOTAL
     fragment = client.get(f"/t/{code}/s/0/sheet", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'id="finale" hx-swap-oob="true"' in fragment  # a live refresh brings the links too
+
+
+def test_bgstats_names_the_start_player_the_table_chose(client):  # DS-3
+    """Dice and Slice's host chooses who starts, or draws once at random: BG Stats is told that seat."""
+    from datetime import timedelta, timezone
+
+    from companion.games.dice_and_slice.rules import new_state
+    from companion.platform.share import bgstats_play
+    from companion.platform.storage import GameInfo
+
+    start = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+    result = {"names": ["Ann", "Ben", "Cy"], "totals": [30, 41, 12], "winners": [1]}
+    for options in ({"first": 2}, {"first": "random", "first_draw": 7}, {"first": 0}):
+        info = GameInfo("ABCDEF", 1, "dice_and_slice", options, start, start + timedelta(minutes=30), result)
+        starts = [p["name"] for p in bgstats_play(info)["players"] if p["startPlayer"]]
+        assert starts == [result["names"][new_state(3, options).active]]  # the rules' own first active seat
+    assert starts == ["Ann"]

@@ -33,6 +33,9 @@ class DiceAndSlice(EngineGame):
     def describe(self, entry_seat, entry, before, after, names):
         return describe(entry_seat, entry, before, after, names)
 
+    def starting_seat(self, options, players):
+        return engine.first_seat(options, players)  # DS-3: the seat the host chose, or the one drawn
+
     def record(self, state, seat):
         return rules.record(state, seat)
 

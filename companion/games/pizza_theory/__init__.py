@@ -41,7 +41,7 @@ class PizzaTheory(EngineGame):
     def record(self, state, seat):
         return engine.record(state, seat)
 
-    def starting_seat(self, options):
+    def starting_seat(self, options, players):
         return options.get("first_seat", 0)
 
     def sample_draft(self, state, seat, rng: random.Random) -> dict:
