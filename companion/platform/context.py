@@ -186,7 +186,7 @@ class PlayContext:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.table.seats]
+        return self.table.names
 
     @property
     def finished(self) -> bool:

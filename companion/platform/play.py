@@ -165,7 +165,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
             # entry landed from a retried request), judge it again against the newer log.
             if _log_moved(store, table, game_no, rep.version, seat, key):
                 continue
-            raise exc.named(seat_names(table)) from None
+            raise exc.named(table.names) from None
         result = result_of(rep.game, new_state, table) if rep.game.finished(new_state) else None
         try:
             saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key,
@@ -187,11 +187,6 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
 def _log_moved(store: Store, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
     return store.version(table.code, game_no) != version or bool(
         key and store.entry_by_key(table.code, game_no, seat, key))
-
-
-def seat_names(table: TableInfo) -> list[str]:
-    """The names a refusal gives the seats (a seat without a name is "seat N")."""
-    return [s.name or f"seat {s.seat + 1}" for s in table.seats]
 
 
 def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
@@ -238,7 +233,7 @@ def result_of(game: Game, state, table: TableInfo) -> dict:
     return {
         "totals": list(game.totals(state)),
         "winners": list(game.winners(state)),
-        "names": [s.name for s in table.seats],
+        "names": table.names,
         # each seat's figures for its record across games (Game.record), kept with the result
         "records": [game.record(state, seat) for seat in range(len(table.seats))],
     }

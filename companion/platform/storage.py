@@ -218,6 +218,11 @@ class TableInfo:
     join_secret: str = ""
     pin: str = ""
 
+    @property
+    def names(self) -> list[str]:
+        """The players' names, in seat order."""
+        return [s.name for s in self.seats]
+
 
 @dataclass(frozen=True)
 class GameInfo:

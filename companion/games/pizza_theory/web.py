@@ -279,7 +279,7 @@ def replay(code):
         abort(404, "That game is not Pizza Theory.")
     view = rep.game.view(rep.state, Viewer.table())
     rounds = rules.rounds([*rep.before, rep.state])
-    names = [s.name for s in table.seats]
+    names = table.names
     page = {"table": table, "web": WEB, "game_no": game_no, "rounds": len(rounds), "names": names, "drawn_pizza": _pizzas.draw,
             "letters": LETTERS, "finished": rep.finished, "view": view, "totals": rep.game.totals(rep.state)}
     if not rounds:
