@@ -39,6 +39,14 @@ def settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
+def go_offline(page) -> None:
+    """The phone loses its connection, and the page has heard so before the player's next tap (the
+    browser tells a page it is offline a moment after the network goes: a tap in that moment is a
+    tap made online)."""
+    page.context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+
+
 def score_offline(page, dice, box) -> None:
     """Tap the dice and a box while the phone has no connection (so no preview score is shown)."""
     tap_dice(page, dice)
@@ -53,7 +61,7 @@ def test_dicez_taps_made_offline_wait_on_the_phone_and_reach_the_server_once_in_
     base = servers[0]
     ann, code = dicez_seat(phone, base)
     sheet_url = ann.url
-    ann.context.set_offline(True)
+    go_offline(ann)
     score_offline(ann, [1, 1, 1, 2, 3], "ones")
     expect(ann.locator(WAITING)).to_have_text("1 tap waiting for the connection")
     # the preview needs the server: the phone says so instead of showing nothing
@@ -63,10 +71,11 @@ def test_dicez_taps_made_offline_wait_on_the_phone_and_reach_the_server_once_in_
     assert entries(base, code) == []  # nothing reached the server
     # The phone is put away with its taps waiting; a reload offline cannot load the page, so the
     # sheet is opened again once the connection is back: the taps kept on the device are sent then.
+    # (Chromium now and then delivers the first of them as the connection comes back, after the page
+    # is gone, about one run in ten; the idempotency key makes the resend land once, as checked below.)
     context = ann.context
     ann.close()
     context.set_offline(False)
-    assert entries(base, code) == []
     again = context.new_page()
     again.goto(sheet_url)
     expect(again.locator('[data-testid="box-fives"]')).to_have_text("15")
@@ -93,7 +102,7 @@ def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_return
     join_as(cleo, join, "Cleo")
     expect(cleo.locator("h1.player")).to_contain_text("Cleo")
     settled(cleo)
-    cleo.context.set_offline(True)
+    go_offline(cleo)
     for points in (12, -5):
         cleo.locator('[data-testid="points"]').fill(str(points))
         cleo.locator('[data-testid="enter-score"]').click()
@@ -117,7 +126,7 @@ def test_score_pad_taps_wait_while_offline_and_go_out_when_the_connection_return
 def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it(servers, phone):
     base = servers[0]
     ann, code = dicez_seat(phone, base)
-    ann.context.set_offline(True)
+    go_offline(ann)
     # the sheet does not show a tap while offline, so the same box gets tapped twice, twice
     for dice, box in (([1, 1, 1, 2, 3], "ones"), ([1, 1, 4, 5, 6], "ones"), ([2, 2, 2, 3, 4], "twos"),
                       ([2, 2, 5, 5, 6], "twos"), ([3, 3, 3, 3, 1], "threes")):
