@@ -1,20 +1,32 @@
-"""Rate limits that make guessing hopeless (Flask-Limiter; in memory, or Redis when REDIS_URL is set).
+"""Rate limits that make guessing hopeless (the `limits` library, through Flask-Limiter; in memory,
+or Redis when REDIS_URL is set).
 
 Only failures count, so a table at play never meets a limit: a lookup that finds nothing (any 404:
 a wrong table code, join link or hand-over link) and a wrong PIN. docs/reliability.md works out
 what the limits leave a guesser.
+
+The PIN limits are Flask-Limiter's decorators on the one route that takes a PIN. The not-found
+allowance is checked on every request, so it asks the same rate limiter (same storage, same key
+prefix) directly: Flask-Limiter resolves its application limits anew on each request, which was a
+third of the work of an unchanged change check (docs/benchmarks.md).
 """
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import time
 
-from flask import Flask, request
+from flask import Flask, abort, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
 
 from .context import valid_code
+
+log = logging.getLogger(__name__)
 
 # per client, over every route: what a person mistyping a code never reaches
 NOT_FOUND_PER_CLIENT = "30 per minute;300 per hour"
@@ -22,10 +34,8 @@ PIN_TRIES_PER_CLIENT = "5 per minute;30 per hour"
 # per table, whoever tries: a PIN cannot be guessed by many clients sharing the work
 PIN_TRIES_PER_TABLE = "30 per hour"
 PIN_ENDPOINT = "pages.join_with_pin"
-
-
-def _not_found(response) -> bool:
-    return response.status_code == 404
+REFUSED_FOR = 60  # seconds a refusal asks to wait when the limit cannot say
+STORAGE_RETRY = 30  # seconds between tries of a rate limit storage that could not be reached
 
 
 def _wrong_pin(response) -> bool:
@@ -36,6 +46,52 @@ def _table_of_pin_form() -> str:
     return "pin:" + (valid_code(request.form.get("code", "")) or "?")
 
 
+class NotFoundAllowance:
+    """Each client's allowance of answers that found nothing: spent by every 404, and once it is
+    spent the client is refused everything, a real table's pages included, until the window ends."""
+
+    def __init__(self, app: Flask, limiter: Limiter, spec: str):
+        self.app, self.limiter, self.items = app, limiter, parse_many(spec)
+        self.prefix = app.config.get("RATELIMIT_KEY_PREFIX", "")
+        self.fallback = FixedWindowRateLimiter(MemoryStorage())  # while the shared storage is down
+        self.retry_storage_at = 0.0
+
+    def _counted(self) -> bool:
+        return bool(self.app.config.get("RATELIMIT_ENABLED", True)) and request.endpoint != "static"
+
+    def _key(self) -> tuple[str, ...]:
+        return (self.prefix, "not-found", get_remote_address())
+
+    def _ask(self, ask) -> object:
+        """Ask the shared rate limiter; if its storage cannot be reached, count in this process
+        and try the storage again after STORAGE_RETRY seconds."""
+        if time.monotonic() >= self.retry_storage_at:
+            try:
+                return ask(self.limiter.limiter)
+            except Exception:  # noqa: BLE001 - a storage fault must not refuse every request
+                log.warning("rate limit storage unreachable: counting not-found answers in this process")
+                self.retry_storage_at = time.monotonic() + STORAGE_RETRY
+        return ask(self.fallback)
+
+    def refuse_when_spent(self) -> None:
+        """before_request."""
+        if not self._counted():
+            return
+        key = self._key()
+        spent = self._ask(lambda rl: [item for item in self.items if not rl.test(item, *key)])
+        if spent:
+            g.limit_resets_at = max(self._ask(lambda rl: rl.get_window_stats(item, *key).reset_time)
+                                    for item in spent)
+            abort(429)
+
+    def spend_on_not_found(self, response):
+        """after_request."""
+        if response.status_code == 404 and self._counted():
+            key = self._key()
+            self._ask(lambda rl: [rl.hit(item, *key) for item in self.items])
+        return response
+
+
 def install_limits(app: Flask) -> Limiter:
     """Attach this app's own limiter (each app counts on its own, as each test app must)."""
     # no X-RateLimit-* headers on every answer (about 100 bytes each, and a phone never meets a limit):
@@ -43,12 +99,16 @@ def install_limits(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # if Redis cannot be reached, count in this process rather than refuse every request
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
-    limiter = Limiter(get_remote_address, app=app, application_limits=[NOT_FOUND_PER_CLIENT],
-                      application_limits_deduct_when=_not_found)
+    limiter = Limiter(get_remote_address, app=app)
+    # Flask-Limiter's own per-request check only where it has limits to check
+    limiter.request_filter(lambda: request.endpoint != PIN_ENDPOINT)
     view = _own_copy(app.view_functions[PIN_ENDPOINT])
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)
     app.view_functions[PIN_ENDPOINT] = view
+    allowance = NotFoundAllowance(app, limiter, NOT_FOUND_PER_CLIENT)
+    app.before_request(allowance.refuse_when_spent)
+    app.after_request(allowance.spend_on_not_found)
     app.extensions["companion_limiter"] = limiter
     app.after_request(functools.partial(retry_after_header, limiter))
     return limiter
@@ -58,8 +118,8 @@ def retry_after_header(limiter: Limiter, response):
     """after_request: a 429 says in how many seconds the limit it met opens again."""
     if response.status_code == 429 and "Retry-After" not in response.headers:
         met = limiter.current_limit
-        wait = math.ceil(met.reset_at - time.time()) if met else 60
-        response.headers["Retry-After"] = str(max(1, wait))
+        resets_at = met.reset_at if met else g.get("limit_resets_at", time.time() + REFUSED_FOR)
+        response.headers["Retry-After"] = str(max(1, math.ceil(resets_at - time.time())))
     return response
 
 

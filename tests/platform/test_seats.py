@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from companion import create_app
-from companion.platform.limits import PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE
+from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE
 from companion.platform.storage import fingerprint
 from tests.helpers import bearer, csrf_from, invite, join_seat, new_table, post_entry, start_table_page
 
@@ -158,6 +158,43 @@ def test_with_redis_the_limits_are_shared_by_every_server_process(db_url):
     assert other.post("/join", data={"code": code, "pin": pin, "csrf_token": _csrf(other)}).status_code == 429
     for app in (first, second):
         app.extensions["store"].dispose()
+
+
+def _guess_codes(guesser, tries: int) -> list[int]:
+    return [guesser.get(f"/t/{code}/view").status_code for code in ("ZZZZZZ", "YYYYYY") * (tries // 2)]
+
+
+def test_with_redis_guessing_codes_on_one_server_process_spends_the_allowance_on_every_other(db_url):
+    url = _redis_url()
+    config = {"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
+              "RATELIMIT_STORAGE_URI": url, "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    first, second = create_app(config), create_app(config)
+    code = new_table(first.test_client())["code"]
+    one, other = first.test_client(), second.test_client()
+    for guesser in (one, other):
+        guesser.environ_base["REMOTE_ADDR"] = "10.7.7.7"
+    assert set(_guess_codes(one, _allowance(NOT_FOUND_PER_CLIENT))) == {404}
+    # the other process refuses that client a real table, and still serves everyone else
+    refused = other.get(f"/t/{code}/view")
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
+    assert second.test_client().get(f"/t/{code}/view").status_code == 200
+    for app in (first, second):
+        app.extensions["store"].dispose()
+
+
+def test_with_redis_unreachable_guessing_codes_is_still_limited_in_the_process(db_url, caplog):
+    config = {"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
+              "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:1/0"}  # nothing listens on port 1
+    app = create_app(config)
+    code = new_table(app.test_client())["code"]
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.8.8.8"
+    answers = _guess_codes(guesser, _allowance(NOT_FOUND_PER_CLIENT) + 2)
+    assert answers[-1] == 429 and 404 in answers
+    assert guesser.get(f"/t/{code}/view").status_code == 429
+    assert app.test_client().get(f"/t/{code}/view").status_code == 200  # a table at play goes on
+    assert "counting not-found answers in this process" in caplog.text
+    app.extensions["store"].dispose()
 
 
 def test_a_seat_handed_to_an_api_client_is_taken(client, app):
