@@ -123,8 +123,18 @@ def secure_cookies() -> bool:
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session (the CSRF token), Secure by the same rule as our own cookies."""
 
+    def __init__(self):
+        self._serializer = (None, None)  # (the keys it signs with, the serializer)
+
     def get_cookie_secure(self, app) -> bool:
         return bool(secure_cookies())
+
+    def get_signing_serializer(self, app):
+        """Flask builds the signing serializer anew for every request; it only changes with the keys."""
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        if self._serializer[0] != keys:
+            self._serializer = (keys, super().get_signing_serializer(app))
+        return self._serializer[1]
 
 
 def add_security_headers(response):
