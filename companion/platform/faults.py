@@ -1,7 +1,7 @@
 """When the database fails (unreachable, full, busy past its timeout): a 503 that says so.
 
 Every write is one transaction, so a request that fails here has saved nothing; the phone is told
-to tap again. The engine reconnects by itself (PostgreSQL's pre-ping, SQLite's file check in
+to tap again. The engine reconnects by itself (a ping of PostgreSQL connections that sat idle, SQLite's file check in
 storage.py), so the next tap after the database is back is saved without restarting the server.
 Errors that are bugs rather than faults (an IntegrityError, a ProgrammingError) are not caught.
 """

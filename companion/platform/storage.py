@@ -287,7 +287,35 @@ def make_engine(url: str) -> Engine:
         return engine
     # one process serves hundreds of greenlets at once: a pool of 5 (+10) made requests queue for a
     # connection under load; 2 processes x 30 stay within PostgreSQL's default 100 connections
-    return create_engine(url, pool_pre_ping=True, pool_size=PG_POOL_SIZE, max_overflow=PG_POOL_OVERFLOW)
+    engine = create_engine(url, pool_size=PG_POOL_SIZE, max_overflow=PG_POOL_OVERFLOW)
+    _ping_idle_connections(engine)
+    return engine
+
+
+PG_PING_AFTER_IDLE = 5.0  # seconds
+
+
+def _ping_idle_connections(engine: Engine) -> None:
+    """PostgreSQL's pre-ping, for a connection that sat in the pool PG_PING_AFTER_IDLE seconds or more
+    (the server may have restarted meanwhile): SQLAlchemy's pool_pre_ping pings every checkout, a
+    second round trip for every query of a busy server. A connection in steady use that the server
+    drops fails its query instead (a 503, tap again), and SQLAlchemy then replaces every connection
+    of the pool."""
+    @event.listens_for(engine, "checkin")
+    def _idle_from(_dbapi_conn, record):
+        record.info["idle_from"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_conn, record, _proxy):
+        idle_from = record.info.get("idle_from")
+        if idle_from is None or time.monotonic() - idle_from < PG_PING_AFTER_IDLE:
+            return
+        try:
+            with dbapi_conn.cursor() as cur:
+                cur.execute("SELECT 1")
+            dbapi_conn.rollback()
+        except Exception as exc:  # noqa: BLE001 - any failure: this connection is gone
+            raise DisconnectionError("the PostgreSQL connection was lost while it sat in the pool") from exc
 
 
 def _watch_sqlite_file(engine: Engine) -> None:

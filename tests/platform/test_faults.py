@@ -9,6 +9,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from html import unescape
@@ -79,6 +80,27 @@ def test_a_stopped_postgresql_answers_503_on_every_route_and_the_next_write_afte
     assert [(e["seat"], e["category"]) for e in log(client, table["code"])] == [
         (s, box) for _, box in ROUNDS for s in (0, 1)]
     assert len(client.get("/history").get_data(as_text=True)) > 0
+    app.extensions["store"].dispose()
+
+
+def test_after_postgresql_restarts_while_the_app_is_idle_the_first_tap_is_saved(private_postgres, monkeypatch):
+    """No request met the outage, so nothing told the pool its connections died: those that sat
+    idle are pinged before use and replaced, and the first tap after the restart goes through."""
+    from companion.platform import storage
+
+    monkeypatch.setattr(storage, "PG_PING_AFTER_IDLE", 0.2)
+    app = create_app({"DATABASE_URL": private_postgres.url, "TESTING": True, "SECRET_KEY": "t"})
+    client = app.test_client()
+    table = new_table(client)
+    csrf = join_seat(client, table["code"], 0)
+    assert htmx_tap(client, table["code"], 0, csrf, *ROUNDS[0]).status_code == 200
+    private_postgres.stop("fast")
+    private_postgres.start()
+    time.sleep(0.3)
+    assert post_entry(client, table, 1, kind="score", dice=ROUNDS[0][0], category=ROUNDS[0][1]).status_code == 201
+    assert htmx_tap(client, table["code"], 0, csrf, *ROUNDS[1]).status_code == 200
+    assert [(e["seat"], e["category"]) for e in log(client, table["code"])] == [
+        (0, ROUNDS[0][1]), (1, ROUNDS[0][1]), (0, ROUNDS[1][1])]
     app.extensions["store"].dispose()
 
 
