@@ -86,7 +86,7 @@ def load_table_context() -> None:
     g.host = auth.is_host(g.table)
     g.invited = g.host or g.seat is not None or auth.has_invitation(g.table)
     g.device = auth.this_device(g.table, g.seat, g.host)
-    g.replay = load_replay(store(), g.table)
+    g.replay = load_replay(store(), g.table, version=g.table.version_when_read)
 
 
 def game_replay(game_no: int | None) -> Replay:

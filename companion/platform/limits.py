@@ -103,7 +103,9 @@ def install_limits(app: Flask) -> Limiter:
     # No application-wide limits are left for Flask-Limiter's before_request hook to check, and the
     # decorated PIN route checks its own limits when it is called: drop the hook (it still cost
     # 0.1 ms of every request with nothing to check).
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:  # not there when RATELIMIT_ENABLED is off
+        hooks.remove(limiter._check_request_limit)
     view = _own_copy(app.view_functions[PIN_ENDPOINT])
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)

@@ -94,9 +94,13 @@ class _ReplayCache:
 _cache = _ReplayCache()
 
 
-def load_replay(store: Store, table: TableInfo, game_no: int | None = None) -> Replay:
+def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
+                version: int | None = None) -> Replay:
+    """The replay of game `game_no` (None: the current one) up to its last entry, or up to `version`
+    when the caller read that with the table (TableInfo.version_when_read: one query fewer)."""
     game_no = game_no or table.current_game
-    version = store.version(table.code, game_no)
+    if version is None:
+        version = store.version(table.code, game_no)
     key = (store.url, table.code, game_no, version)
     hit = _cache.get(key)
     if hit is not None:

@@ -144,8 +144,11 @@ ADDED_COLUMNS = (("tables", "join_secret"), ("tables", "pin"), ("seats", "genera
 # The statements every request runs, built once: SQLAlchemy then finds each one's compiled form in
 # its cache at once, instead of building the statement again and computing its cache key each time.
 _CODE, _GAME_NO = bindparam("code"), bindparam("game_no")
+CURRENT_VERSION = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
+    entries_t.c.table_code == tables_t.c.code, entries_t.c.game_no == tables_t.c.current_game
+).scalar_subquery().label("version")
 TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
-                           seats_t.c.generation)
+                           seats_t.c.generation, CURRENT_VERSION)
                     .join(seats_t, seats_t.c.table_code == tables_t.c.code)
                     .where(tables_t.c.code == _CODE).order_by(seats_t.c.seat))
 GAME = select(games_t).where(games_t.c.table_code == _CODE, games_t.c.game_no == _GAME_NO)
@@ -217,6 +220,8 @@ class TableInfo:
     seats: tuple[Seat, ...]
     join_secret: str = ""
     pin: str = ""
+    # the current game's last sequence number when this row was read (read with it, in one query)
+    version_when_read: int | None = None
 
     @property
     def names(self) -> list[str]:
@@ -490,7 +495,7 @@ class Store:
         seats = tuple(Seat(r["seat"], r["name"], r["token"], r["claimed"], r["generation"]) for r in rows)
         return TableInfo(row["code"], row["game"], row["options"], row["host_token"],
                          row["pass_and_play"], row["current_game"], row["created_at"], seats,
-                         row["join_secret"] or "", row["pin"] or "")
+                         row["join_secret"] or "", row["pin"] or "", row["version"])
 
     def claim_seat(self, code: str, seat: int) -> str | None:
         """Take a free seat under a fresh token (the claiming device's alone); None if it is taken."""
