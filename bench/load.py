@@ -426,18 +426,19 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
             tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3,
                                                      random.Random(rng.random()))) for t in tables]
         cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
+        own0 = time.process_time()  # this load generator shares the machine's cores with the server
         stats.measuring = True
         end = time.monotonic() + args.duration
         while time.monotonic() < end:
             await asyncio.sleep(0.5)
             peak = max(peak, tree_rss_mb(proc.pid))
         stats.measuring = False
-        wall, cpu = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0
+        wall, cpu, own = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0, time.process_time() - own0
         await asyncio.sleep(1)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "rss": peak,
+        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "own_cpu": own, "rss": peak,
                 "phones": len(phones), "first_load_s": first_load_s,
                 "games": sorted({t.game_id for t in tables})}
     finally:
@@ -461,12 +462,13 @@ def report(r: dict) -> dict:
            "delay_n": len(s.delay), "delay_p50": pct(s.delay, 50), "delay_p99": pct(s.delay, 99),
            "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
            "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60),
+           "generator_cpu": 100 * r["own_cpu"] / r["wall"],
            "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60)}
     print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
           f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B and {row['rpm']:.2f} requests /phone/min "
-          f"| rematches {s.rematches}")
+          f"| rematches {s.rematches} | load generator CPU {row['generator_cpu']:.1f}%")
     for what, n in sorted(s.errors.items()):
         print(f"          error x{n}: {what}")
     return row
