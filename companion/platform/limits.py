@@ -36,6 +36,8 @@ PIN_TRIES_PER_TABLE = "30 per hour"
 PIN_ENDPOINT = "pages.join_with_pin"
 REFUSED_FOR = 60  # seconds a refusal asks to wait when the limit cannot say
 STORAGE_RETRY = 30  # seconds between tries of a rate limit storage that could not be reached
+UNSPENT_FOR = 1.0  # seconds a client's unspent allowance is taken as read (NotFoundAllowance)
+REMEMBERED_CLIENTS = 10_000
 
 
 def _wrong_pin(response) -> bool:
@@ -55,12 +57,17 @@ class NotFoundAllowance:
         self.prefix = app.config.get("RATELIMIT_KEY_PREFIX", "")
         self.fallback = FixedWindowRateLimiter(MemoryStorage())  # while the shared storage is down
         self.retry_storage_at = 0.0
+        # client address -> until when a check found its allowance unspent: a phone at play makes a
+        # request every few seconds and never a 404, so asking the storage (Redis: two round trips)
+        # at most once a second per client is enough; a 404 here forgets it at once, so a guesser
+        # gets at most one unchecked guess per process and second beyond the allowance
+        self.unspent_until: dict[str, float] = {}
 
     def _counted(self) -> bool:
         return bool(self.app.config.get("RATELIMIT_ENABLED", True)) and request.endpoint != "static"
 
-    def _key(self) -> tuple[str, ...]:
-        return (self.prefix, "not-found", get_remote_address())
+    def _key(self, client: str) -> tuple[str, ...]:
+        return (self.prefix, "not-found", client)
 
     def _ask(self, ask) -> object:
         """Ask the shared rate limiter; if its storage cannot be reached, count in this process
@@ -75,19 +82,25 @@ class NotFoundAllowance:
 
     def refuse_when_spent(self) -> None:
         """before_request."""
-        if not self._counted():
+        client = get_remote_address()
+        if not self._counted() or time.monotonic() < self.unspent_until.get(client, 0.0):
             return
-        key = self._key()
+        key = self._key(client)
         spent = self._ask(lambda rl: [item for item in self.items if not rl.test(item, *key)])
         if spent:
             g.limit_resets_at = max(self._ask(lambda rl: rl.get_window_stats(item, *key).reset_time)
                                     for item in spent)
             abort(429)
+        if len(self.unspent_until) >= REMEMBERED_CLIENTS:
+            self.unspent_until.clear()
+        self.unspent_until[client] = time.monotonic() + UNSPENT_FOR
 
     def spend_on_not_found(self, response):
         """after_request."""
         if response.status_code == 404 and self._counted():
-            key = self._key()
+            client = get_remote_address()
+            self.unspent_until.pop(client, None)
+            key = self._key(client)
             self._ask(lambda rl: [rl.hit(item, *key) for item in self.items])
         return response
 

@@ -3,12 +3,13 @@ the host's single-use hand-over links, and the limits that make guessing hopeles
 from __future__ import annotations
 
 import os
+import time
 import uuid
 
 import pytest
 
 from companion import create_app
-from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE
+from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE, UNSPENT_FOR
 from companion.platform.storage import fingerprint
 from tests.helpers import bearer, csrf_from, invite, join_seat, new_table, post_entry, start_table_page
 
@@ -173,8 +174,11 @@ def test_with_redis_guessing_codes_on_one_server_process_spends_the_allowance_on
     one, other = first.test_client(), second.test_client()
     for guesser in (one, other):
         guesser.environ_base["REMOTE_ADDR"] = "10.7.7.7"
+    assert other.get(f"/t/{code}/view").status_code == 200  # that process has seen the client at play
     assert set(_guess_codes(one, _allowance(NOT_FOUND_PER_CLIENT))) == {404}
-    # the other process refuses that client a real table, and still serves everyone else
+    # the other process takes the allowance it read as unspent for at most UNSPENT_FOR seconds; then
+    # it refuses that client a real table, and still serves everyone else
+    time.sleep(UNSPENT_FOR)
     refused = other.get(f"/t/{code}/view")
     assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
     assert second.test_client().get(f"/t/{code}/view").status_code == 200
