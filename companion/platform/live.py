@@ -8,9 +8,10 @@ wakes the table's streams in this process at once and tells the other processes 
 
 - `PostgresBus`: PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL (no other service);
 - `RedisBus`: Redis pub/sub when REDIS_URL is set (several machines, any database);
-- `SqliteBus`: several processes on one SQLite file; a watcher asks `PRAGMA data_version` every
-  half second while this process has open streams, and re-reads the markers of the tables they
-  follow (one query) when the file changed.
+- `SqliteBus`: several processes on one SQLite file; a watcher asks `PRAGMA data_version` ten
+  times a second while this process has open streams; when the file changed it re-reads the
+  markers of the tables that got new entries (found by the entries' row ids), and about once a
+  second those of every table it follows (seats and rematches change no entry).
 
 Each process keeps one `Channel` per table with open streams: the marker as last read, read once
 per change and shared by every stream of that table. Nothing here is needed for correctness across a
@@ -24,12 +25,14 @@ import os
 import random
 import sqlite3
 import threading
+import time
 from typing import Callable
 
 log = logging.getLogger(__name__)
 
 Marker = tuple[int, int, int]
-SQLITE_CHECK_SECONDS = 0.5
+SQLITE_CHECK_SECONDS = 0.1
+SQLITE_FULL_CHECK_SECONDS = 1.0
 RECONNECT_SECONDS = 1.0
 
 
@@ -195,19 +198,49 @@ class SqliteBus(Bus):
         _daemon(lambda: self._watch(live), "companion-live-sqlite")
 
     def _watch(self, live: Live) -> None:
-        conn, version = None, None
+        watch = FileWatch(self.path)
         while not live.closed.wait(SQLITE_CHECK_SECONDS):
             if not live.watched():
                 continue
             try:
-                conn = conn or sqlite3.connect(self.path, timeout=1, check_same_thread=False)
-                now = conn.execute("PRAGMA data_version").fetchone()[0]
+                codes = watch.changed_tables()
             except sqlite3.Error:
-                conn, version = None, None  # the file is gone or locked: try again later
+                watch = FileWatch(self.path)  # the file is gone or locked: try again later
                 continue
-            if now != version:
-                version = now
+            if codes is EVERY_TABLE:
                 live.refresh_all()
+            elif codes:
+                live.refresh(codes)
+
+
+EVERY_TABLE = None
+
+
+class FileWatch:
+    """What changed in one SQLite file since the last look, from its own connection: nothing
+    (the file's data_version did not move), the tables that got new entries since the highest row
+    id seen, or EVERY_TABLE: the first look, and about once a second after any change, for the
+    writes that add no entry (a seat taken, a rematch)."""
+
+    def __init__(self, path: str):
+        self.conn = sqlite3.connect(path, timeout=1, check_same_thread=False)
+        self.version = self.last_row = None
+        self.full_check_at, self.unchecked = 0.0, False
+
+    def changed_tables(self) -> list[str] | None:
+        now = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        moved, self.version = now != self.version, now
+        self.unchecked |= moved
+        if self.last_row is None or (self.unchecked and time.monotonic() >= self.full_check_at):
+            self.last_row = self.conn.execute("SELECT coalesce(max(rowid), 0) FROM entries").fetchone()[0]
+            self.full_check_at, self.unchecked = time.monotonic() + SQLITE_FULL_CHECK_SECONDS, False
+            return EVERY_TABLE
+        if not moved:
+            return []
+        rows = self.conn.execute("SELECT table_code, max(rowid) FROM entries WHERE rowid > ? GROUP BY table_code",
+                                 (self.last_row,)).fetchall()
+        self.last_row = max([self.last_row, *(row[1] for row in rows)])
+        return [row[0] for row in rows]
 
 
 class PostgresBus(Bus):

@@ -7,6 +7,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 
 import pytest
@@ -125,6 +126,33 @@ def test_a_quiet_stream_sends_heartbeat_comments(app):
     next(messages)  # retry
     assert next(messages) == {"comment": ""}
     resp.close()
+
+
+def test_the_sqlite_watcher_names_the_tables_with_new_entries_and_rereads_all_for_a_seat(tmp_path):
+    """What another process's commit on the shared SQLite file makes this process re-read: the
+    tables that got entries, and every followed table (about once a second) for a write that adds
+    no entry, such as a seat taken."""
+    from companion import create_app
+    from companion.platform import live
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite'}", "TESTING": True,
+                      "SECRET_KEY": "live-test"})
+    client, store = app.test_client(), app.extensions["store"]
+    ann, bea = new_table(client, ["Ann", "Ben"]), new_table(client, ["Cy", "Di"])
+    watch = live.FileWatch(str(tmp_path / "shared.sqlite"))
+    assert watch.changed_tables() is live.EVERY_TABLE  # the first look
+    watch.full_check_at = time.monotonic() + 3600  # the next look at every table: not before we say
+    assert watch.changed_tables() == []
+    post_entry(client, ann, 0, kind="score", dice=[6, 6, 6, 6, 6], category="dicez")
+    assert watch.changed_tables() == [ann["code"]]
+    assert watch.changed_tables() == []
+    store.release_seat(bea["code"], 1)
+    assert watch.changed_tables() == []  # no entry names it: it waits for the next look at every table
+    watch.full_check_at = time.monotonic()  # (due SQLITE_FULL_CHECK_SECONDS after the last one)
+    assert watch.changed_tables() is live.EVERY_TABLE
+    assert watch.changed_tables() == []
+    watch.conn.close()
+    store.dispose()
 
 
 # ---- two real server processes on one database ------------------------------------------
