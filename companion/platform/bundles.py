@@ -27,11 +27,12 @@ def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
 
 
 def game_bundles(game: Game) -> dict[str, tuple[str, ...]]:
-    """A table's pages (a sheet, the host screen, the table view): the game's own files after ours."""
+    """A table's pages: the game's own files after ours. The sheet and the host screen load its .css and
+    .js; the table view and the game's own pages (table-view.css is for body.tv alone) its -view.css."""
     styles = tuple(name for name in game.web.assets if name.endswith(".css"))
     scripts = tuple(name for name in game.web.assets if name.endswith(".js"))
     return {
         f"{game.id}.css": ("app.css", *styles),
         f"{game.id}.js": (HTMX, HTMX_SSE, "app.js", *scripts),
-        f"{game.id}-view.css": ("app.css", *styles, "table-view.css"),
+        f"{game.id}-view.css": ("app.css", *styles, *game.web.view_styles, "table-view.css"),
     }
