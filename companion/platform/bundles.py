@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from .contract import Game
 
 HTMX = "htmx-2.0.11.min.js"
-HTMX_SSE = "htmx-ext-sse-2.2.4.min.js"  # live updates: only the pages of a table hold a stream
 
 
 def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
@@ -19,6 +18,7 @@ def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
         "start.js": (HTMX, "app.js", "start.js"),
         "rules.css": ("app.css", "rules.css"),
         "results.css": ("app.css", "results.css"),
+        "table.css": ("app.css", "table.css"),  # joining, handing a seat over
     }
     for game in games.values():
         if game.web is not None:
@@ -27,12 +27,12 @@ def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
 
 
 def game_bundles(game: Game) -> dict[str, tuple[str, ...]]:
-    """A table's pages: the game's own files after ours. The sheet and the host screen load its .css and
-    .js; the table view and the game's own pages (table-view.css is for body.tv alone) its -view.css."""
+    """A table's pages: the game's own files after ours. A phone's sheet loads its .css and .js; the
+    host screen, the table view and the game's own pages its -view.css (table-view.css is for body.tv alone)."""
     styles = tuple(name for name in game.web.assets if name.endswith(".css"))
     scripts = tuple(name for name in game.web.assets if name.endswith(".js"))
     return {
         f"{game.id}.css": ("app.css", *styles),
-        f"{game.id}.js": (HTMX, HTMX_SSE, "app.js", *scripts),
-        f"{game.id}-view.css": ("app.css", *styles, *game.web.view_styles, "table-view.css"),
+        f"{game.id}.js": (HTMX, "app.js", *scripts),
+        f"{game.id}-view.css": ("app.css", "table.css", *styles, *game.web.view_styles, "table-view.css"),
     }
