@@ -88,10 +88,12 @@ class StaticFiles:
         path = self._path(filename)
         if path is None:
             return None
-        with open(path, "rb") as f:
+        made = self._path(filename[:-3] + ".min.js") if filename.endswith(".js") else None
+        with open(made or path, "rb") as f:
             raw = f.read()
+        body = raw if made else minified(filename, raw)
         mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-        return StaticFile(mimetype, hashlib.sha256(raw).hexdigest()[:12], {"identity": minified(filename, raw)})
+        return StaticFile(mimetype, hashlib.sha256(body).hexdigest()[:12], {"identity": body})
 
     def _read_bundle(self, filename: str) -> StaticFile | None:
         name = filename[len(BUNDLES):]
@@ -133,7 +135,8 @@ class StaticFiles:
 
 def minified(filename: str, raw: bytes) -> bytes:
     """Our own scripts and style sheets without comments and indentation (a third smaller); a file
-    whose name says it is minified already (htmx) is left as it is."""
+    whose name says it is minified already (htmx) is left as it is. A script of ours goes out as terser
+    minified it instead (its X.min.js beside it, from scripts/minify_js.sh: local names shortened too)."""
     if filename.endswith(".min.js"):
         return raw
     if filename.endswith(".js"):
