@@ -306,8 +306,8 @@ Object.assign(htmx.config, {
   });
 })();
 
-// Live updates. The page holds its table's stream (an EventSource on #live's data-stream); each event
-// names the table's new version. This turns it into the `table-changed` event the fragments listen to, or a
+// Live updates. The page holds its table's stream (htmx's SSE extension on #live); each event names
+// the table's new version. This turns it into the `table-changed` event the fragments listen to, or a
 // reload when a rematch began. #live-seen holds the version the page shows: the answer to this phone's
 // own tap carries it, so its own entry does not come back as a refresh. A change heard while a request
 // is out waits for it to end: a burst of changes makes one refresh and one more after it, not a
@@ -316,10 +316,6 @@ Object.assign(htmx.config, {
 (function () {
   "use strict";
   const POLL_MS = 20000;
-  // A stream the browser gave up on (an error answer, say during a restart) is opened again after half a
-  // second, then twice as long each time up to a minute; the browser itself retries one that only dropped.
-  const RETRY_MS = 500, RETRY_MAX_MS = 64000;
-  let retryMs = RETRY_MS;
   let source = null;
   // htmx settles swapped-in content 20 ms after the swap: until then a new fragment does not listen
   // for `table-changed` yet, so a change heard in that moment would be lost. Keep clear of it.
@@ -341,6 +337,11 @@ Object.assign(htmx.config, {
   }
   function remember(version) {
     document.getElementById("live-seen").dataset.version = version;
+    // a stream opened afresh (not the browser's own reconnect, which sends Last-Event-ID) starts here
+    const el = live();
+    const url = new URL(el.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("v", version);
+    el.setAttribute("sse-connect", url.pathname + url.search);
   }
   function newer(a, b) {  // versions only move forward (game, entry, seat changes)
     const x = a.split(".").map(Number), y = (b || "0.0.0").split(".").map(Number);
@@ -418,39 +419,35 @@ Object.assign(htmx.config, {
     pollTimer = null;
   }
 
-  // ---- the stream ----
-  function retry(es) {
-    setTimeout(() => { if (source === es) open(); }, retryMs);
-    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
-  }
   function watch(es) {
     source = es;
-    es.addEventListener("open", () => {
-      if (source !== es) return;
-      retryMs = RETRY_MS;
-      up();
-    });
-    es.addEventListener("error", () => {
-      if (source !== es || es.readyState === EventSource.OPEN) return;
-      down();
-      if (es.readyState === EventSource.CLOSED) retry(es);
-    });
+    es.addEventListener("open", () => { if (source === es) up(); });
+    es.addEventListener("error", () => { if (source === es && es.readyState !== EventSource.OPEN) down(); });
     es.addEventListener("table-changed", (e) => arrived(e.lastEventId || e.data, false));
     es.addEventListener("refresh", (e) => arrived(e.lastEventId || e.data, true));
   }
-  function open() {
-    // a stream opened afresh (not the browser's own reconnect, which sends Last-Event-ID) starts at the
-    // version this page shows
-    if (source) source.close();
-    source = null;
-    if (!live() || !navigator.onLine) return;  // `online` opens it again
-    const url = new URL(live().dataset.stream, location.href);
-    url.searchParams.set("v", seen());
-    watch(new EventSource(url.pathname + url.search, {withCredentials: true}));
+  function reconnect() {
+    // a fresh element: the extension closes the old stream and opens one from the version last seen
+    const el = live();
+    if (!el || !window.EventSource) return;
+    const fresh = el.cloneNode(false);
+    el.replaceWith(fresh);
+    htmx.process(fresh);
   }
 
-  // no stream in this browser: poll
-  document.addEventListener("DOMContentLoaded", window.EventSource ? open : () => { if (live()) down(); });
+  if (window.htmx && window.EventSource) {
+    htmx.createEventSource = (url) => {
+      if (!navigator.onLine) {  // the extension's own retry while offline: open nothing (`online` reopens it)
+        return {readyState: 2, close() {}, addEventListener() {}, removeEventListener() {}};
+      }
+      const es = new EventSource(url, {withCredentials: true});
+      watch(es);
+      return es;
+    };
+  } else if (live()) {
+    live().removeAttribute("sse-connect");  // no stream in this browser: poll
+    document.addEventListener("DOMContentLoaded", down);
+  }
   window.addEventListener("offline", () => {
     if (source) source.close();  // no reconnect attempts while there is nobody to answer them
     source = null;
@@ -458,7 +455,7 @@ Object.assign(htmx.config, {
   });
   window.addEventListener("online", () => {
     if (!live()) return;
-    if (window.EventSource) open();
+    if (window.EventSource) reconnect();
     poll();  // whatever changed while the phone was offline, at once
   });
 })();

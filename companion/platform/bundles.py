@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from .contract import Game
 
 HTMX = "htmx-2.0.11.min.js"
+HTMX_SSE = "htmx-ext-sse-2.2.4.min.js"  # live updates: only the pages of a table hold a stream
 
 
 def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
@@ -33,6 +34,6 @@ def game_bundles(game: Game) -> dict[str, tuple[str, ...]]:
     scripts = tuple(name for name in game.web.assets if name.endswith(".js"))
     return {
         f"{game.id}.css": ("app.css", *styles),
-        f"{game.id}.js": (HTMX, "app.js", *scripts),
+        f"{game.id}.js": (HTMX, HTMX_SSE, "app.js", *scripts),
         f"{game.id}-view.css": ("app.css", "table.css", *styles, *game.web.view_styles, "table-view.css"),
     }
