@@ -25,8 +25,9 @@ ensure_venv() {
   { grep "^$hash " "$venv_stamp" 2>/dev/null || true; echo "$hash $1"; } > "$venv_stamp.tmp"
   mv "$venv_stamp.tmp" "$venv_stamp"
 }
-# The browser tests' JavaScript tools (axe-core), pinned in package.json / package-lock.json, into
-# node_modules/; installed again only when the lock file changed since the last install.
+# The JavaScript tools (axe-core for the browser tests, terser for scripts/minify_js.sh), pinned in
+# package.json / package-lock.json, into node_modules/; installed again only when the lock file changed
+# since the last install.
 ensure_node_tools() {
   command -v npm >/dev/null || apt_install npm
   local stamp=node_modules/.installed-from hash

@@ -1,4 +1,14 @@
 // Small progressive enhancements; every page works without this file.
+
+// htmx's settings, made before it starts (on DOMContentLoaded; it comes first in the same file): a refusal
+// (422) or a conflict (409) is swapped in like any answer, as it says why; no history cache; no inline
+// styles, no eval and no scripts from answers (the pages' Content-Security-Policy forbids them).
+Object.assign(htmx.config, {
+  responseHandling: [{code: "204", swap: false}, {code: "[23]..", swap: true}, {code: "422", swap: true, error: false},
+                     {code: "409", swap: true, error: false}, {code: "[45]..", swap: false, error: true}],
+  historyCacheSize: 0, includeIndicatorStyles: false, allowEval: false, allowScriptTags: false,
+});
+
 (function () {
   "use strict";
   // Keep the screen on while a game is open, so a sheet does not go dark between rolls.

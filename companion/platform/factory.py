@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import auth, faults, hardening
 from .api import api
+from .bundles import page_bundles
 from .context import load_table_context
 from . import live
 from .limits import install_limits
@@ -111,4 +112,4 @@ def register_web(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     faults.register(app)
     app.after_request(hardening.add_security_headers)
-    install_wire(app)
+    install_wire(app, page_bundles(GAMES))

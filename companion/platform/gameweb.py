@@ -39,6 +39,8 @@ class GameWeb:
     create_options: Callable[[Mapping, int], dict] = _no_options
     options_template: str | None = None  # extra fields on the start form
     assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
+    # style sheets that the game's pages other than a phone's sheet add: the table view, its own pages
+    view_styles: tuple[str, ...] = ()
     blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any
     # (label, endpoint) links on the host screen; the endpoint gets the table code
     host_links: tuple[tuple[str, str], ...] = ()

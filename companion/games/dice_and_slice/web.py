@@ -61,12 +61,65 @@ def _style_of(tops: dict, kind: str) -> dict:
 
 
 def sheet_drawing(player: dict, tops: dict) -> dict:
-    """What the sheet SVG draws for one player's view."""
+    """What the sheet SVG draws for one player's view (CELL units between two dots)."""
     slices = [{**r["box"], "points": r["points"]} for r in player["regions"] if r["scorable"]]
     unscorable = [sq for r in player["regions"] if r["enclosed"] and not r["scorable"] for sq in r["squares"]]
     toppings = [{**t, **_style_of(tops, t["kind"])} for t in player["toppings"]]
-    return {"dots": {tuple(d) for d in player["dots"]}, "line_runs": line_runs(player["lines"]), "slices": slices,
+    return {"mark_path": mark_path(player["dots"]), "line_path": line_path(line_runs(player["lines"])),
+            "slice_path": slice_path(slices), "point_labels": point_labels(slices),
             "unscorable": unscorable, "toppings": toppings}
+
+
+# The sheet's paths give each shape from where the one before it began (relative moves): in reading
+# order most steps are one cell across, the same few characters again, which compress to almost nothing.
+def _n(v: float) -> str:
+    return f"{round(v, 1):g}"
+
+
+SLICE_INSET = 1.8  # a slice's square, inside its lines; sheet.css strokes it 2 wide with round joins
+
+
+def slice_path(slices) -> str:
+    """Every scoring slice as one path of squares, each 0.8 inside its lines with corners rounded 1
+    (the round-joined stroke around the inset square)."""
+    parts, at = [], None
+    for s in sorted(slices, key=lambda s: (s["y"], s["x"])):
+        x, y = s["x"] * CELL + SLICE_INSET, s["y"] * CELL + SLICE_INSET
+        w, h = s["w"] * CELL - 2 * SLICE_INSET, s["h"] * CELL - 2 * SLICE_INSET
+        parts.append(f"M{_n(x)} {_n(y)}" if at is None else f"m{_n(x - at[0])} {_n(y - at[1])}")
+        parts.append(f"h{_n(w)}v{_n(h)}h{_n(-w)}z")
+        at = (x, y)
+    return "".join(parts)
+
+
+def point_labels(slices) -> list[tuple[str, int, str]]:
+    """(x, y, text) of each slice's points at its bottom-right corner (the template shifts them in).
+    A row's one-digit numbers share one <text>: an x per character, each its own end-anchored chunk."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for s in slices:
+        rows.setdefault((s["y"] + s["h"]) * CELL, []).append(((s["x"] + s["w"]) * CELL, str(s["points"])))
+    labels = []
+    for y, row in sorted(rows.items()):
+        digits = sorted(label for label in row if len(label[1]) == 1)
+        labels += [(str(x), y, text) for x, text in sorted(row) if len(text) > 1]
+        if digits:
+            labels.append((" ".join(str(x) for x, _ in digits), y, "".join(text for _, text in digits)))
+    return labels
+
+
+def line_path(runs) -> str:
+    """The lines' runs (see line_runs), each across (H) or down (V)."""
+    return "".join(f"M{x1 * CELL} {y1 * CELL}" + (f"H{x2 * CELL}" if y1 == y2 else f"V{y2 * CELL}")
+                   for (x1, y1), (x2, y2) in runs)
+
+
+def mark_path(dots) -> str:
+    """The marked dots, row by row: each a zero-length stroke (h0) whose round cap draws a disc."""
+    parts, at = [], None
+    for y, x in sorted((y, x) for x, y in dots):
+        parts.append(f"M{x * CELL} {y * CELL}h0" if at is None else f"m{(x - at[0]) * CELL} {(y - at[1]) * CELL}h0")
+        at = (x, y)
+    return "".join(parts)
 
 
 def line_runs(lines) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -81,15 +134,10 @@ def line_runs(lines) -> list[tuple[tuple[int, int], tuple[int, int]]]:
             else:
                 runs.append([(vertical, fixed), start, start + 1])
     return [((f, a), (f, b)) if v else ((a, f), (b, f)) for (v, f), a, b in runs]
-def _shown(args, kwargs):
-    drawing, *rest = args
-    return [{**drawing, "dots": sorted(drawing["dots"])}, rest, kwargs]
-
-
 # Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times as
 # long at the end of a game as at its start), and between two entries only the writer's sheet
 # changes: the table view and the other phones draw theirs from here.
-_sheets = KeptDrawings("dice_and_slice/_svg.html", "sheet_svg", size=512, canonical=_shown)
+_sheets = KeptDrawings("dice_and_slice/_svg.html", "sheet_svg", size=512)
 
 
 def seat_style(seat: int) -> dict:
@@ -255,6 +303,7 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="dice_and_slice/options.html",
     assets=("dice_and_slice/sheet.css", "dice_and_slice/sheet.js"),
+    view_styles=("dice_and_slice/view.css",),
     blueprint=editions.bp,
     host_links=(("Editions: match the dice and sheets to your copy", "dice_and_slice.editions"),),
 )

@@ -57,7 +57,7 @@ def project(p, rot) -> tuple[float, float]:
     px, py = planar(p)
     c, s = rot
     rx, ry = px * c - py * s, px * s + py * c
-    return round(rx * S, 2), round(-ry * S, 2)
+    return round(rx * S, 2) + 0.0, round(-ry * S, 2) + 0.0  # + 0.0: -0.0 is drawn as 0
 
 
 def _line_point(family: int, v: float) -> list[float]:

@@ -265,7 +265,8 @@ def host_cuts(code):
             return redirect(url_for("pages.table_view", code=table.code), code=303)
     # after a refused POST the log may have moved on (another phone, or seats recorded before the refusal)
     ctx = PlayContext(table, reload_replay() if error else g.replay, screen_viewer())
-    return render_template("pizza_theory/host_cuts.html", table=table, error=error, web=WEB, view=ctx.view,
+    return render_template("pizza_theory/host_cuts.html", table=table, error=error, game=ctx.game, web=WEB,
+                           view=ctx.view,
                            finished=ctx.finished, **game_context(ctx, {})), status
 
 
@@ -280,7 +281,7 @@ def replay(code):
     view = rep.game.view(rep.state, Viewer.table())
     rounds = rules.rounds([*rep.before, rep.state])
     names = table.names
-    page = {"table": table, "web": WEB, "game_no": game_no, "rounds": len(rounds), "names": names, "drawn_pizza": _pizzas.draw,
+    page = {"table": table, "game": rep.game, "web": WEB, "game_no": game_no, "rounds": len(rounds), "names": names, "drawn_pizza": _pizzas.draw,
             "letters": LETTERS, "finished": rep.finished, "view": view, "totals": rep.game.totals(rep.state)}
     if not rounds:
         return render_template("pizza_theory/replay.html", r=None, item=None, **page)
@@ -313,6 +314,7 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="pizza_theory/options.html",
     assets=("pizza_theory/sheet.css", "pizza_theory/sheet.js"),
+    view_styles=("pizza_theory/view.css",),
     blueprint=bp,
     host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),
                 ("Round-by-round replay", "pizza_theory.replay")),
