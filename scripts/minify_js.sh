@@ -16,9 +16,9 @@ stale=0
 for source in $(find static -name '*.js' ! -name '*.min.js' | sort); do
   made="${source%.js}.min.js"
   if [ "${1:-}" = "--check" ]; then
-    "$TERSER" "$source" --compress --mangle | cmp -s - "$made" || { echo "out of date: $made" >&2; stale=1; }
+    "$TERSER" "$source" --compress passes=3 --mangle | cmp -s - "$made" || { echo "out of date: $made" >&2; stale=1; }
   else
-    "$TERSER" "$source" --compress --mangle > "$made"
+    "$TERSER" "$source" --compress passes=3 --mangle > "$made"
   fi
 done
 exit "$stale"

@@ -71,7 +71,7 @@ def this_device(table: TableInfo, seat: int | None, host: bool) -> str | None:
 
 def csrf_token() -> str:
     if "csrf" not in session:
-        session["csrf"] = secrets.token_urlsafe(24)
+        session["csrf"] = secrets.token_urlsafe(16)  # 128 bits
     return session["csrf"]
 
 

@@ -149,7 +149,9 @@ def minified(filename: str, raw: bytes) -> bytes:
 def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", list(ENCODINGS))
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_MIMETYPES)
-    app.config.setdefault("COMPRESS_BR_LEVEL", 5)  # from 5 on brotli models the text: a tenth to a quarter smaller
+    # from 5 on brotli models the text (a tenth to a quarter smaller than 4); 6 is a little smaller
+    # again for about 5 % more of its time (0.3 ms for a 26 KB page); from 7 on it costs twice that
+    app.config.setdefault("COMPRESS_BR_LEVEL", 6)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)  # below about this, the headers outweigh the saving
     app.config.setdefault("COMPRESS_STREAMS", False)  # a streamed answer (a live stream) goes out as it is
     Compress(app)

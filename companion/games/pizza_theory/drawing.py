@@ -57,7 +57,8 @@ def project(p, rot) -> tuple[float, float]:
     px, py = planar(p)
     c, s = rot
     rx, ry = px * c - py * s, px * s + py * c
-    return round(rx * S, 2) + 0.0, round(-ry * S, 2) + 0.0  # + 0.0: -0.0 is drawn as 0
+    # whole units: within half a unit (a quarter of a pixel on a phone), and shorter to send
+    return float(round(rx * S)) + 0.0, float(round(-ry * S)) + 0.0  # + 0.0: -0.0 is drawn as 0
 
 
 def _line_point(family: int, v: float) -> list[float]:
@@ -104,7 +105,7 @@ def hex_points(x: float, y: float) -> str:
     pts = []
     for j in range(6):  # flat-top after every corner rotation (the rotation is 30 degrees mod 60)
         a = math.pi / 3 * j
-        pts.append(f"{x + R * math.cos(a):.1f},{y + R * math.sin(a):.1f}")
+        pts.append(f"{round(x + R * math.cos(a), 1) + 0.0:g},{round(y + R * math.sin(a), 1) + 0.0:g}")
     return " ".join(pts)
 
 

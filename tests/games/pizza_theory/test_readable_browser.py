@@ -69,7 +69,7 @@ def test_legal_spaces_carry_a_ring_and_a_dot(servers, phone, second_round):
                   return {legal: b.classList.contains('legal'), ring: m.content !== 'none' && parseFloat(m.borderTopWidth) >= 2,
                           dot: m.backgroundImage.startsWith('radial-gradient')}; })""")
     assert marks and all((m["ring"] and m["dot"]) == m["legal"] for m in marks), marks
-    assert page.locator("[data-testid=board-now] use.pt-hex.legal").count() == legal.count()
+    assert page.locator("[data-testid=board-now] .pt-hexes use.legal").count() == legal.count()
     assert "ring and a dot" in page.locator('[data-testid="instruction"]').inner_text()
 
 
