@@ -4,8 +4,8 @@ Run: python bench/bench_live.py [--samples N]. Starts two real server processes 
 drives three headless Chromium contexts (Debian's /usr/bin/chromium) and, for each sample, times from
 Ann's tap on a box to the moment Ben's phone (other process) and the table view show her new total.
 Pages hold a live stream (server-sent events); across two processes on one SQLite file a change is
-noticed by the other process's half-second check of the file's version, so expect about a quarter
-of a second plus the fragment's request (PostgreSQL or Redis: at once).
+noticed by the other process's check of the file's version ten times a second, so expect about
+50 ms plus the fragment's request (PostgreSQL or Redis: at once).
 """
 from __future__ import annotations
 
