@@ -223,11 +223,12 @@ class FileWatch:
     writes that add no entry (a seat taken, a rematch)."""
 
     def __init__(self, path: str):
-        self.conn = sqlite3.connect(path, timeout=1, check_same_thread=False)
+        self.path, self.conn = path, None  # connected at the first look, where its errors are caught
         self.version = self.last_row = None
         self.full_check_at, self.unchecked = 0.0, False
 
     def changed_tables(self) -> list[str] | None:
+        self.conn = self.conn or sqlite3.connect(self.path, timeout=1, check_same_thread=False)
         now = self.conn.execute("PRAGMA data_version").fetchone()[0]
         moved, self.version = now != self.version, now
         self.unchecked |= moved

@@ -144,9 +144,14 @@ ADDED_COLUMNS = (("tables", "join_secret"), ("tables", "pin"), ("seats", "genera
 # The statements every request runs, built once: SQLAlchemy then finds each one's compiled form in
 # its cache at once, instead of building the statement again and computing its cache key each time.
 _CODE, _GAME_NO = bindparam("code"), bindparam("game_no")
+# A table's marker (pages and live streams compare it): its current game, that game's last sequence
+# number (its version) and the changes of its seats, each read beside the table's row.
 CURRENT_VERSION = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
     entries_t.c.table_code == tables_t.c.code, entries_t.c.game_no == tables_t.c.current_game
 ).scalar_subquery().label("version")
+SEAT_CHANGES = select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
+    seats_t.c.table_code == tables_t.c.code).scalar_subquery().label("seat_changes")
+MARKER = (tables_t.c.current_game, CURRENT_VERSION, SEAT_CHANGES)
 TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.token, seats_t.c.claimed,
                            seats_t.c.generation, CURRENT_VERSION)
                     .join(seats_t, seats_t.c.table_code == tables_t.c.code)
@@ -154,13 +159,8 @@ TABLE_WITH_SEATS = (select(tables_t, seats_t.c.seat, seats_t.c.name, seats_t.c.t
 GAME = select(games_t).where(games_t.c.table_code == _CODE, games_t.c.game_no == _GAME_NO)
 VERSION = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO)
-POLL_MARKER = select(
-    tables_t.c.current_game,
-    select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
-        entries_t.c.table_code == _CODE, entries_t.c.game_no == tables_t.c.current_game).scalar_subquery(),
-    select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
-        seats_t.c.table_code == _CODE).scalar_subquery(),
-).where(tables_t.c.code == _CODE)
+POLL_MARKER = select(*MARKER).where(tables_t.c.code == _CODE)
+MARKERS = select(tables_t.c.code, *MARKER).where(tables_t.c.code.in_(bindparam("codes", expanding=True)))
 ENTRIES = select(entries_t).where(
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO).order_by(entries_t.c.seq)
 ENTRY_BY_KEY = select(entries_t).where(
@@ -622,14 +622,8 @@ class Store:
 
     def markers(self, codes) -> dict[str, tuple[int, int, int]]:
         """poll_marker of several tables in one query (what the live watcher compares)."""
-        last_seq = select(func.coalesce(func.max(entries_t.c.seq), 0)).where(
-            entries_t.c.table_code == tables_t.c.code,
-            entries_t.c.game_no == tables_t.c.current_game).scalar_subquery()
-        taken = select(func.coalesce(func.sum(seats_t.c.generation), 0)).where(
-            seats_t.c.table_code == tables_t.c.code).scalar_subquery()
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t.c.code, tables_t.c.current_game, last_seq, taken)
-                                .where(tables_t.c.code.in_(list(codes)))).all()
+            rows = conn.execute(MARKERS, {"codes": list(codes)}).all()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def entries(self, code: str, game_no: int) -> list[Entry]:
