@@ -43,7 +43,8 @@ def format_marker(marker: Marker) -> str:
 def parse_marker(text: str | None) -> Marker | None:
     """A marker as a page sends it ("3.41.7"); None if it is not one."""
     parts = (text or "").strip().split(".")
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 12 for p in parts):
+    # isascii too: str.isdigit also takes digits int() refuses, such as "³"
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 12 for p in parts):
         return None
     return int(parts[0]), int(parts[1]), int(parts[2])
 

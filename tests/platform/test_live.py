@@ -105,7 +105,8 @@ def test_a_page_names_the_version_it_shows_and_its_stream(client):
     assert b'htmx.defineExtension("sse"' in client.get(script).get_data()  # the page's one script holds it
 
 
-@pytest.mark.parametrize("query", ["v=1.2", "v=a.b.c", "v=1.2.3.4", "v=-1.0.0", "v=" + "9" * 13 + ".0.0"])
+@pytest.mark.parametrize("query", ["v=1.2", "v=a.b.c", "v=1.2.3.4", "v=-1.0.0", "v=" + "9" * 13 + ".0.0",
+                                   "v=1.0.%C2%B3", "v=%D9%A1.0.0"])  # digits int() refuses: superscript 3, Arabic 1
 def test_a_version_that_is_not_one_is_refused_with_a_reason(client, query):
     table = new_table(client)
     for endpoint in ("live", "poll"):
