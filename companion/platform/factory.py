@@ -16,6 +16,7 @@ from .context import load_table_context
 from . import live
 from .limits import install_limits
 from .pages import pages
+from .quick_poll import QuickPoll
 from .registry import GAMES
 from .results import results
 from .rules_page import rules
@@ -69,12 +70,13 @@ def create_app(config: dict | None = None) -> Flask:
     # cookies (the CSRF session and the seat and host tokens) travel only over https then
     app.config["SESSION_COOKIE_SECURE"] = hardening.public_is_https(app.config.get("PUBLIC_URL"))
     app.session_interface = hardening.SessionInterface()
-    hardening.trust_proxy(app, app.config["TRUST_PROXY"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.extensions["store"] = Store(app.config["DATABASE_URL"])
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
     register_web(app)
+    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], app.extensions["not_found_allowance"])
+    hardening.trust_proxy(app, app.config["TRUST_PROXY"])  # outermost: what it corrects, all see
     return app
 
 

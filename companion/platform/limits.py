@@ -64,7 +64,7 @@ class NotFoundAllowance:
         self.unspent_until: dict[str, float] = {}
 
     def _counted(self) -> bool:
-        return bool(self.app.config.get("RATELIMIT_ENABLED", True)) and request.endpoint != "static"
+        return bool(self.app.config.get("RATELIMIT_ENABLED", True))
 
     def _key(self, client: str) -> tuple[str, ...]:
         return (self.prefix, "not-found", client)
@@ -80,24 +80,33 @@ class NotFoundAllowance:
                 self.retry_storage_at = time.monotonic() + STORAGE_RETRY
         return ask(self.fallback)
 
-    def refuse_when_spent(self) -> None:
-        """before_request."""
-        client = get_remote_address()
+    def spent(self, client: str) -> list:
+        """The limits this client has spent its allowance of (none: it may be answered)."""
         if not self._counted() or time.monotonic() < self.unspent_until.get(client, 0.0):
-            return
+            return []
         key = self._key(client)
         spent = self._ask(lambda rl: [item for item in self.items if not rl.test(item, *key)])
+        if not spent:
+            if len(self.unspent_until) >= REMEMBERED_CLIENTS:
+                self.unspent_until.clear()
+            self.unspent_until[client] = time.monotonic() + UNSPENT_FOR
+        return spent
+
+    def refuse_when_spent(self) -> None:
+        """before_request."""
+        if request.endpoint == "static":
+            return
+        client = get_remote_address()
+        spent = self.spent(client)
         if spent:
+            key = self._key(client)
             g.limit_resets_at = max(self._ask(lambda rl: rl.get_window_stats(item, *key).reset_time)
                                     for item in spent)
             abort(429)
-        if len(self.unspent_until) >= REMEMBERED_CLIENTS:
-            self.unspent_until.clear()
-        self.unspent_until[client] = time.monotonic() + UNSPENT_FOR
 
     def spend_on_not_found(self, response):
         """after_request."""
-        if response.status_code == 404 and self._counted():
+        if response.status_code == 404 and self._counted() and request.endpoint != "static":
             client = get_remote_address()
             self.unspent_until.pop(client, None)
             key = self._key(client)
@@ -127,6 +136,7 @@ def install_limits(app: Flask) -> Limiter:
     app.before_request(allowance.refuse_when_spent)
     app.after_request(allowance.spend_on_not_found)
     app.extensions["companion_limiter"] = limiter
+    app.extensions["not_found_allowance"] = allowance
     app.after_request(functools.partial(retry_after_header, limiter))
     return limiter
 

@@ -56,6 +56,8 @@ def check_every_route_kind_says_unreachable(client, table, csrf, what=UNREACHABL
     assert resp.status_code == 503
     assert page_error(resp) == f"{what}, so your entry was not saved. Tap again in a moment."
     assert "<h1>Not saved</h1>" in resp.get_data(as_text=True)
+    resp = client.get(f"/t/{code}/poll?v=1.0.0")  # a page polling: not "nothing changed"
+    assert resp.status_code == 503 and resp.headers["Retry-After"]
 
 
 def test_a_stopped_postgresql_answers_503_on_every_route_and_the_next_write_after_it_is_back_saves(

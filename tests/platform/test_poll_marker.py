@@ -36,3 +36,45 @@ def test_pages_poll_for_what_the_server_compares_after_a_seat_moved(client, app)
     assert answer.status_code == 200
     assert client.get(poll_url(answer.get_data(as_text=True))).status_code == 204
     assert other.get(poll_url(answer.get_data(as_text=True))).status_code == 204
+
+
+def _marker(client, code: str) -> str:
+    return client.get(f"/t/{code}/poll?v=0.0.0").get_data(as_text=True)
+
+
+def test_an_unchanged_poll_answered_before_flask_carries_what_the_route_would_answer(client):
+    code = new_table(client)["code"]
+    marker = _marker(client, code)
+    quick = client.get(f"/t/{code}/poll?v={marker}")
+    routed = client.get(f"/t/{code}/poll?v={marker}&from=route")  # anything but ?v= alone goes to the route
+    assert quick.status_code == routed.status_code == 204
+    assert quick.get_data() == routed.get_data() == b""
+    assert sorted(quick.headers.items()) == sorted(routed.headers.items())
+    assert quick.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    # a lower-case code is the same table, as everywhere else
+    assert client.get(f"/t/{code.lower()}/poll?v={marker}").status_code == 204
+
+
+def test_an_unchanged_poll_is_refused_to_a_client_that_spent_its_allowance_guessing(client, app):
+    code = new_table(client)["code"]
+    marker = _marker(client, code)
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.4.4.4"
+    assert guesser.get(f"/t/{code}/poll?v={marker}").status_code == 204
+    answers = [guesser.get(f"/t/{guess}/poll?v={marker}").status_code for guess in ("ZZZZZZ", "YYYYYY") * 20]
+    assert 404 in answers and answers[-1] == 429
+    refused = guesser.get(f"/t/{code}/poll?v={marker}")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert client.get(f"/t/{code}/poll?v={marker}").status_code == 204  # the table's own phones poll on
+
+
+def test_a_poll_after_an_entry_names_the_new_version_and_a_head_request_is_answered_by_the_route(client):
+    table = new_table(client, ["Ann", "Ben"])
+    code = table["code"]
+    marker = _marker(client, code)
+    client.post(f"/api/tables/{code}/entries", json={"kind": "score", "dice": [1, 1, 1, 1, 1], "category": "ones"},
+                headers={"Authorization": f"Bearer {table['seats'][0]['token']}"})
+    changed = client.get(f"/t/{code}/poll?v={marker}")
+    assert changed.status_code == 200 and changed.headers["HX-Trigger"] == "table-changed"
+    assert changed.get_data(as_text=True) != marker
+    assert client.head(f"/t/{code}/poll?v={changed.get_data(as_text=True)}").status_code == 204
