@@ -5,7 +5,8 @@
 Bounded (it stops after --duration seconds of load) and loopback only (127.0.0.1). It starts
 `python -m companion --host 127.0.0.1 --port N` (gevent's WSGI server) on SQLite in a temporary
 folder, creates the tables through POST /api/tables (one game after another of --games), and for
-each seat runs a phone as the page does: a first load of /t/<code>/s/<seat> (with the seat's cookie),
+each seat runs a phone as the page does: a first load of /t/<code>/s/<seat> (with the seat's cookie,
+keeping the cookies that answer sets, as a browser does),
 the live stream of that page (/t/<code>/live?v=<version>, server-sent events), and on each
 `table-changed` event a GET of its sheet fragment /t/<code>/s/<seat>/sheet (one at a time; a change
 heard while one is out makes one more after it, as static/app.js does). Each table makes a turn every
@@ -100,7 +101,10 @@ async def _read_head(reader):
     for line in lines[1:]:
         if ":" in line:
             k, v = line.split(":", 1)
-            headers[k.strip().lower()] = v.strip()
+            k, v = k.strip().lower(), v.strip()
+            # every cookie set, as "name=value" pairs joined as a Cookie header sends them back
+            headers[k] = f"{headers[k]}; {v.split(';', 1)[0]}" if k == "set-cookie" and k in headers else (
+                v.split(";", 1)[0] if k == "set-cookie" else v)
     return status, headers, len(head)
 
 
@@ -174,6 +178,8 @@ class Phone:
                                                       {"Cookie": self.cookie, "Accept-Encoding": "gzip"})
         if status != 200:
             raise RuntimeError(f"first load {status}")
+        if rh.get("set-cookie"):  # a browser keeps what the page set (its session) and sends it back
+            self.cookie = f"{self.cookie}; {rh['set-cookie']}"
         m = re.search(rb'sse-connect="([^"]+)"', body)
         if m:  # the version the page shows, as its stream says it
             self.live_url = m.group(1).decode().replace("&amp;", "&")
