@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 
+from companion import create_app
 from tests.helpers import join_seat, new_table
 
 HTMX = {"HX-Request": "true"}
@@ -78,3 +79,17 @@ def test_a_poll_after_an_entry_names_the_new_version_and_a_head_request_is_answe
     assert changed.status_code == 200 and changed.headers["HX-Trigger"] == "table-changed"
     assert changed.get_data(as_text=True) != marker
     assert client.head(f"/t/{code}/poll?v={changed.get_data(as_text=True)}").status_code == 204
+
+
+def test_behind_a_proxy_the_quick_answer_counts_the_client_the_proxy_names(db_url):
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret", "TRUST_PROXY": 1})
+    client = app.test_client()
+    code = new_table(client)["code"]
+    marker = _marker(client, code)
+    guesser, player = app.test_client(), app.test_client()
+    guesser.environ_base["HTTP_X_FORWARDED_FOR"] = "10.9.9.9"
+    player.environ_base["HTTP_X_FORWARDED_FOR"] = "10.9.9.10"  # through the same proxy, another phone
+    assert [guesser.get(f"/t/{guess}/poll?v={marker}").status_code for guess in ("ZZZZZZ", "YYYYYY") * 20][-1] == 429
+    assert guesser.get(f"/t/{code}/poll?v={marker}").status_code == 429
+    assert player.get(f"/t/{code}/poll?v={marker}").status_code == 204
+    app.extensions["store"].dispose()
