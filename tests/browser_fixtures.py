@@ -52,7 +52,7 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.02)  # a server takes about a second to start: look often
     raise RuntimeError("server did not start")
 
 
@@ -102,9 +102,9 @@ def servers(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """One headless Chromium for the whole run: every test gets contexts of its own (`phone`, or
-    browser.new_context), each with its own cookies and storage, so nothing passes between tests."""
+def _chromium():
+    """One headless Chromium for the whole run (launching it and Playwright's driver takes about a
+    second): every test gets browser contexts of its own, each with its own cookies and storage."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (scripts/test.sh does).")
     from playwright.sync_api import sync_playwright
@@ -113,6 +113,15 @@ def browser():
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium):
+    """The run's Chromium, for one module: a context its tests left open (a test that failed before
+    closing its own) is closed with the module, as if the module had had a browser of its own."""
+    yield _chromium
+    for ctx in list(_chromium.contexts):
+        ctx.close()
 
 
 @pytest.fixture
