@@ -28,6 +28,20 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_ports(n: int) -> list[int]:
+    """`n` different ports nothing listens on (each held until all are chosen, so none twice)."""
+    held = []
+    try:
+        for _ in range(n):
+            s = socket.socket()
+            held.append(s)
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in held]
+    finally:
+        for s in held:
+            s.close()
+
+
 def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -38,44 +52,59 @@ def _wait_for(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                 return
         except OSError:
-            time.sleep(0.1)
+            time.sleep(0.02)  # a server takes about a second to start: look often
     raise RuntimeError("server did not start")
+
+
+def _launch(port: int, env: dict, log_path) -> subprocess.Popen:
+    log = open(log_path, "a")  # a file, not a pipe: nobody reads it while tests run
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc.log_path = log_path
+    return proc
 
 
 def start_server(port: int, env: dict, log_path) -> subprocess.Popen:
     """`python -m companion` on loopback as a user starts it, its output appended to `log_path`."""
-    log = open(log_path, "a")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    proc.log_path = log_path
-    _wait_for(port, proc)
-    return proc
+    return start_servers([(port, env, log_path)])[0]
+
+
+def start_servers(specs) -> list[subprocess.Popen]:
+    """Several servers, each (port, env, log_path) as for start_server, launched together and then
+    waited for: each process's start (imports, the app, its tables) overlaps the others'."""
+    procs = []
+    try:
+        for port, env, log_path in specs:
+            procs.append(_launch(port, env, log_path))
+        for (port, _, _), proc in zip(specs, procs):
+            _wait_for(port, proc)
+    except BaseException:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+        raise
+    return procs
 
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    """Base URLs of two server processes on one database."""
+    """Base URLs of two server processes on one database, fresh for each module: what a module's
+    tests leave behind (tables, rate limit counts kept in each process) never reaches another."""
     tmp = tmp_path_factory.mktemp("servers")
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'companion.sqlite'}",
            "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT)}
-    procs, urls = [], []
-    for _ in range(2):
-        port = _free_port()
-        log = open(tmp / f"server-{port}.log", "w")  # a file, not a pipe: nobody reads it while tests run
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-        proc.log_path = log.name
-        _wait_for(port, proc)
-        procs.append(proc)
-        urls.append(f"http://127.0.0.1:{port}")
-    yield urls
+    ports = free_ports(2)
+    procs = start_servers([(port, env, tmp / f"server-{port}.log") for port in ports])
+    yield [f"http://127.0.0.1:{port}" for port in ports]
     for proc in procs:
         proc.terminate()
         proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def _chromium():
+    """One headless Chromium for the whole run (launching it and Playwright's driver takes about a
+    second): every test gets browser contexts of its own, each with its own cookies and storage."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (scripts/test.sh does).")
     from playwright.sync_api import sync_playwright
@@ -84,6 +113,15 @@ def browser():
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium):
+    """The run's Chromium, for one module: a context its tests left open (a test that failed before
+    closing its own) is closed with the module, as if the module had had a browser of its own."""
+    yield _chromium
+    for ctx in list(_chromium.contexts):
+        ctx.close()
 
 
 @pytest.fixture

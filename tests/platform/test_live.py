@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser_fixtures import ROOT, _free_port, _wait_for
+from tests.browser_fixtures import ROOT, _free_port, _wait_for, free_ports, start_servers
 from tests.helpers import bearer, join_seat, new_table, post_entry
 
 
@@ -159,14 +159,11 @@ def test_the_sqlite_watcher_names_the_tables_with_new_entries_and_rereads_all_fo
 
 
 # ---- two real server processes on one database ------------------------------------------
-def _serve(env, tmp_path, name):
-    port = _free_port()
-    log = open(tmp_path / f"{name}.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
-    proc.log_path = log.name
-    _wait_for(port, proc)
-    return proc, f"http://127.0.0.1:{port}"
+def _serve(env, tmp_path, names):
+    """A server process per name, started together; [(process, base URL)]."""
+    ports = free_ports(len(names))
+    procs = start_servers([(port, env, tmp_path / f"{name}.log") for port, name in zip(ports, names)])
+    return [(proc, f"http://127.0.0.1:{port}") for proc, port in zip(procs, ports)]
 
 
 def _api(base, path, body=None, token=None):
@@ -180,8 +177,7 @@ def _api(base, path, body=None, token=None):
 
 def _entry_on_a_reaches_a_stream_on_b(env, tmp_path):
     env = {**env, "SECRET_KEY": "live-test", "PYTHONPATH": str(ROOT)}
-    a, base_a = _serve(env, tmp_path, "a")
-    b, base_b = _serve(env, tmp_path, "b")
+    (a, base_a), (b, base_b) = _serve(env, tmp_path, ["a", "b"])
     try:
         table = _api(base_a, "/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
         # a stream held on B, its first byte read (so it is open before the entry is made)

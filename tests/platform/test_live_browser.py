@@ -7,7 +7,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server, tap_dice
+from tests.browser_fixtures import ROOT, free_ports, join_as, start_dicez_table, start_server, start_servers, tap_dice
 
 pytestmark = pytest.mark.browser
 
@@ -25,10 +25,9 @@ def test_a_page_follows_by_push_and_catches_up_after_its_server_restarts(tmp_pat
     env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
            "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "SECRET_KEY": "live-browser",
            "PYTHONPATH": str(ROOT)}
-    port_a, port_b = _free_port(), _free_port()
+    port_a, port_b = free_ports(2)
     base_a, base_b = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
-    a = start(port_a, env, tmp_path / "a.log")
-    b = start(port_b, env, tmp_path / "b.log")
+    a, b = start_servers([(port_a, env, tmp_path / "a.log"), (port_b, env, tmp_path / "b.log")])
     try:
         join_url = start_dicez_table(phone(), base_a, ["Ann", "Ben"], turn_order=False)  # Ben plays alone
         ann, ben, screen = phone(), phone(), phone()

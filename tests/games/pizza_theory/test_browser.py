@@ -38,10 +38,23 @@ def sheet_without_status(page) -> str:
     return re.sub(r'\s(class="pt-space[^"]*")', "", html)
 
 
+# the page shows the table's latest entry, and no htmx request, swap or settle is under way on it
+CAUGHT_UP = """v => { const seen = document.getElementById('live-seen');
+  return seen && seen.dataset.version.split('.')[1] === String(v)
+    && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }"""
+
+
+def caught_up(page) -> None:
+    """Wait until the phone has drawn the table's latest entry and its own swaps are done."""
+    base, rest = page.url.split("/t/", 1)
+    version = page.request.get(f"{base}/api/tables/{rest.split('/')[0]}").json()["version"]
+    page.wait_for_function(CAUGHT_UP, arg=version)
+
+
 def reveal_open(page) -> bool:
     """Whether the phone's section with the last round's changes is open (measured in one step: a live
     refresh may swap the sheet at any moment)."""
-    page.wait_for_timeout(150)  # let htmx settle a swap that may be under way
+    caught_up(page)  # a swap that was under way has settled, and the section shows what the player did
     return page.evaluate("""() => { const d = document.querySelector('#sheet details[data-testid="reveal"]');
                                     return !!(d && d.open); }""")
 
