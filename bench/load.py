@@ -14,7 +14,10 @@ heard while one is out makes one more after it, as static/app.js does). Each tab
 (`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted through the
 JSON API with that seat's token. The turns are planned before the load starts (`plan_turns`, a
 rematch where a game ends): choosing them while measuring took the load generator's own core at
-500 tables and more, and its delays were then counted as the server's.
+500 tables and more, and its delays were then counted as the server's. The clock starts once every
+phone's stream has answered (and 2 s more): thousands of phones opening their streams at once, as
+after a restart, is work of its own, reported as "opening every stream"; a fixed 2 s wait let that
+backlog into the first seconds of the window, where it showed as long entries.
 
 Then the same load shape against a bare baseline on the same server software (gevent.pywsgi),
 this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a real SSE stream
@@ -26,8 +29,9 @@ Reported for each: entry round trip p50/p99; live delay p50/p99 (from the moment
 answer came back to the moment another phone of that table has fetched its new fragment; each of
 the 4 other phones is a sample); errors; requests/s; server CPU (utime+stime from /proc/<pid>/stat
 over the load, as % of one core) and peak RSS (VmRSS of /proc/<pid>/status, sampled every 0.5 s);
-bytes per phone per minute (bytes read on the stream and the fragment fetches, headers included).
-One asyncio event loop with raw streams drives every connection.
+bytes per phone per minute (bytes read on the stream and the fragment fetches, headers included);
+the CPU the VM's host took for other guests over the window (steal, from /proc/stat: on a shared
+machine the same run differs by that much). One asyncio event loop with raw streams drives every connection.
 """
 from __future__ import annotations
 
@@ -150,6 +154,7 @@ class Stats:
         self.rematches = 0
         self.bytes = 0
         self.measuring = False
+        self.streams_open = 0  # phones whose stream has answered at least once
 
     def error(self, what: str):
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -172,6 +177,7 @@ class Phone:
         self.reload = False
         self.wake = asyncio.Event()
         self.live_url = f"/t/{table.code}/live"
+        self.stream_opened = False
 
     async def first_load(self):
         status, rh, body, _ = await self.conn.request("GET", f"/t/{self.t.code}/s/{self.seat}",
@@ -197,6 +203,9 @@ class Phone:
                     self.stats.phone_requests += 1
                 if status != 200:
                     raise ConnectionError(f"live {status}")
+                if not self.stream_opened:
+                    self.stream_opened = True
+                    self.stats.streams_open += 1
                 chunked = rh.get("transfer-encoding", "").lower() == "chunked"
                 buf = ""
                 while True:
@@ -346,6 +355,13 @@ def proc_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK  # utime, stime (fields 14, 15)
 
 
+def machine_steal() -> tuple[float, float]:
+    """(steal, all) CPU seconds of the whole machine so far (/proc/stat): the time a shared VM's host
+    gave to other guests while this one had work; a run with much of it measured a slower machine."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return fields[7] / CLK, sum(fields) / CLK
+
+
 def proc_rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -424,14 +440,21 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
         for i in range(0, len(phones), 50):
             await asyncio.gather(*(p.first_load() for p in phones[i:i + 50]))
         first_load_s = time.perf_counter() - t0
-        stop = time.monotonic() + args.duration + 5
+        stop = time.monotonic() + args.duration + 5 + 60  # streams are held while they open (at most 60 s) and the window lasts
         tasks = [asyncio.create_task(p.hold_stream(stop)) for p in phones]
         tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
-        await asyncio.sleep(2)  # every stream open before the clock starts
+        # every stream open before the clock starts: thousands of phones opening their streams at once
+        # (as after a restart) is work of its own, not the load of a table at play
+        t1, deadline = time.perf_counter(), time.monotonic() + 60
+        while stats.streams_open < len(phones) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        streams_s = time.perf_counter() - t1
+        await asyncio.sleep(2)
         if not args.idle:
-            tasks += [asyncio.create_task(play_table(t, port, stats, pace, stop - 3,
+            tasks += [asyncio.create_task(play_table(t, port, stats, pace, time.monotonic() + args.duration,
                                                      random.Random(rng.random()))) for t in tables]
         cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
+        steal0 = machine_steal()
         own0 = time.process_time()  # this load generator shares the machine's cores with the server
         stats.measuring = True
         end = time.monotonic() + args.duration
@@ -440,12 +463,14 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
             peak = max(peak, tree_rss_mb(proc.pid))
         stats.measuring = False
         wall, cpu, own = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0, time.process_time() - own0
+        steal1 = machine_steal()
+        steal = 100 * (steal1[0] - steal0[0]) / max(steal1[1] - steal0[1], 1e-9)
         await asyncio.sleep(1)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "own_cpu": own, "rss": peak,
-                "phones": len(phones), "first_load_s": first_load_s,
+        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak,
+                "phones": len(phones), "first_load_s": first_load_s, "streams_s": streams_s,
                 "games": sorted({t.game_id for t in tables})}
     finally:
         proc.terminate()
@@ -474,7 +499,8 @@ def report(r: dict) -> dict:
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
           f"| peak RSS {row['rss']:6.1f} MB | {row['bpm']:7.0f} B and {row['rpm']:.2f} requests /phone/min "
-          f"| rematches {s.rematches} | load generator CPU {row['generator_cpu']:.1f}%")
+          f"| rematches {s.rematches} | load generator CPU {row['generator_cpu']:.1f}% "
+          f"| CPU stolen by the VM's host {r['steal']:.1f}% of the machine's")
     for what, n in sorted(s.errors.items()):
         print(f"          error x{n}: {what}")
     return row
@@ -501,7 +527,8 @@ async def amain(args):
     print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
     print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
           f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
-          f"first loads took {app['first_load_s']:.1f} s")
+          f"first loads took {app['first_load_s']:.1f} s, "
+          f"opening every stream {app['streams_s']:.1f} s")
     a, b = report(app), report(base)
     if args.idle:
         return
