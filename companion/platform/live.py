@@ -249,14 +249,15 @@ class PostgresBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one listening connection per process."""
 
     def __init__(self, engine, conninfo: str, channel: str):
-        self.engine, self.conninfo, self.channel = engine, conninfo, channel
+        # a notice sent in autocommit goes out at once, in one round trip (not BEGIN, it, COMMIT)
+        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.conninfo, self.channel = conninfo, channel
 
     def publish(self, origin: str, code: str) -> None:
         from sqlalchemy import func, select
 
         with self.engine.connect() as conn:
             conn.execute(select(func.pg_notify(self.channel, f"{origin} {code}")))
-            conn.commit()
 
     def start(self, live: Live) -> None:
         _daemon(lambda: self._listen(live), "companion-live-postgres")

@@ -297,6 +297,17 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def reads_engine(engine: Engine) -> Engine:
+    """What the store's reads go through. Each read is one statement, consistent by itself; on
+    PostgreSQL a read in a transaction of its own cost three round trips (BEGIN, the query, ROLLBACK
+    when the connection goes back to the pool), so reads there run in autocommit: one round trip
+    (a table's read in process: 0.73-1.08 ms -> 0.36-0.39 ms). SQLite's driver begins no transaction
+    for a read, so its engine is used as it is."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine
+
+
 PG_PING_AFTER_IDLE = 5.0  # seconds
 
 
@@ -448,6 +459,7 @@ class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
         self.engine = make_engine(url)
+        self.reads = reads_engine(self.engine)
         create_schema(self.engine)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
@@ -487,7 +499,7 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def table(self, code: str) -> TableInfo | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(TABLE_WITH_SEATS, {"code": code}).mappings().all()
         if not rows:
             return None
@@ -527,7 +539,7 @@ class Store:
         return token, expires
 
     def handover(self, code: str, token: str) -> Handover | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(select(handovers_t).where(
                 handovers_t.c.token_hash == fingerprint(token), handovers_t.c.table_code == code)).mappings().first()
         return Handover(row["seat"], _aware(row["expires_at"]), row["used_at"] is not None) if row else None
@@ -554,7 +566,7 @@ class Store:
 
     def moved_seat(self, code: str, token: str) -> int | None:
         """The seat a device held under `token` until the host moved it to another device."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return conn.execute(select(retired_tokens_t.c.seat).where(
                 retired_tokens_t.c.token_hash == fingerprint(token), retired_tokens_t.c.table_code == code)).scalar()
 
@@ -564,18 +576,18 @@ class Store:
 
     # ---- games ------------------------------------------------------------
     def game(self, code: str, game_no: int) -> GameInfo | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(GAME, {"code": code, "game_no": game_no}).mappings().first()
         return _game_info(row) if row else None
 
     def games(self, code: str) -> list[GameInfo]:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(select(games_t).where(games_t.c.table_code == code)
                                 .order_by(games_t.c.game_no)).mappings().all()
         return [_game_info(r) for r in rows]
 
     def finished_games(self, limit: int = 50) -> list[GameInfo]:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
         return [_game_info(r) for r in rows]
 
@@ -586,7 +598,7 @@ class Store:
                        & (player_games_t.c.game_no == games_t.c.game_no))
                  .where(player_games_t.c.name_key == key, games_t.c.finished_at.is_not(None))
                  .order_by(games_t.c.finished_at.desc(), games_t.c.table_code, games_t.c.game_no))
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(query).mappings().all()
         return [(_game_info(r), r["seat"]) for r in rows]
 
@@ -610,29 +622,29 @@ class Store:
 
     # ---- the entry log ----------------------------------------------------
     def version(self, code: str, game_no: int) -> int:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             return conn.execute(VERSION, {"code": code, "game_no": game_no}).scalar_one()
 
     def poll_marker(self, code: str) -> tuple[int, int, int] | None:
         """(current game number, its last sequence number, changes of seats), in one query: what a poll
         compares."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(POLL_MARKER, {"code": code}).first()
         return (row[0], row[1], row[2]) if row else None
 
     def markers(self, codes) -> dict[str, tuple[int, int, int]]:
         """poll_marker of several tables in one query (what the live watcher compares)."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(MARKERS, {"codes": list(codes)}).all()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def entries(self, code: str, game_no: int) -> list[Entry]:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(ENTRIES, {"code": code, "game_no": game_no}).mappings().all()
         return [_entry(r) for r in rows]
 
     def entry_by_key(self, code: str, game_no: int, seat: int | None, key: str) -> Entry | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             if seat is None:
                 row = conn.execute(ENTRY_BY_HOST_KEY, {"code": code, "game_no": game_no, "key": key})
             else:
@@ -672,14 +684,14 @@ class Store:
     # ---- games' own documents --------------------------------------------------------
     def documents(self, game: str, collection: str) -> list[Document]:
         """Every document of a game's collection, by name."""
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             rows = conn.execute(select(documents_t).where(
                 documents_t.c.game == game, documents_t.c.collection == collection)
                 .order_by(documents_t.c.name)).mappings().all()
         return [_document(r) for r in rows]
 
     def document(self, game: str, collection: str, name: str) -> Document | None:
-        with self.engine.connect() as conn:
+        with self.reads.connect() as conn:
             row = conn.execute(select(documents_t).where(
                 documents_t.c.game == game, documents_t.c.collection == collection,
                 documents_t.c.name == name)).mappings().first()
