@@ -164,6 +164,7 @@ class Table:
     def __init__(self, code, game_id, tokens, host_token):
         self.code, self.game_id, self.tokens, self.host_token = code, game_id, tokens, host_token
         self.accepted: dict[tuple, tuple[float, int]] = {}  # (game, entry seq) -> (answer came back, seat)
+        self.early: dict[tuple, list] = {}  # (game, entry seq) -> [(seat, fetched)] before its answer came back
         self.game_no = 1
         self.turns: list = []  # planned before the load: see plan_turns
 
@@ -270,7 +271,9 @@ class Phone:
                 continue
             for seq in seqs:
                 acc = self.t.accepted.get(seq)
-                if acc and acc[1] != self.seat and self.stats.measuring:
+                if acc is None:  # the change reached this phone before the entry's own answer came back
+                    self.t.early.setdefault(seq, []).append((self.seat, done))
+                elif acc[1] != self.seat and self.stats.measuring:
                     self.stats.delay.append(max(0.0, done - acc[0]))
 
 
@@ -336,9 +339,12 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
         if status != 201:
             stats.error(f"entry {status}: {data[:60]!r}")
             return
-        t.accepted[(t.game_no, json.loads(data)["seq"])] = (t1, seat)
+        key = (t.game_no, json.loads(data)["seq"])
+        t.accepted[key] = (t1, seat)
         if stats.measuring:
             stats.entry_rtt.append(t1 - t0)
+            # phones that had the new fragment before this answer: a delay of 0
+            stats.delay.extend(0.0 for other, _ in t.early.pop(key, ()) if other != seat)
             stats.requests += 1
         await asyncio.sleep(max(0.0, rng.uniform(*pace) - (t1 - t0)))
 
