@@ -106,9 +106,9 @@ async def _read_head(reader):
         if ":" in line:
             k, v = line.split(":", 1)
             k, v = k.strip().lower(), v.strip()
-            # every cookie set, as "name=value" pairs joined as a Cookie header sends them back
-            headers[k] = f"{headers[k]}; {v.split(';', 1)[0]}" if k == "set-cookie" and k in headers else (
-                v.split(";", 1)[0] if k == "set-cookie" else v)
+            if k == "set-cookie":  # every cookie set, as "name=value" pairs joined as a Cookie header sends them back
+                v = "; ".join(filter(None, (headers.get(k), v.split(";", 1)[0])))
+            headers[k] = v
     return status, headers, len(head)
 
 

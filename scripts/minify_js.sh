@@ -12,13 +12,14 @@ else
   . scripts/_setup.sh
   ensure_node_tools
 fi
+minify() { "$TERSER" "$1" --compress passes=3 --mangle; }  # the one way a script is minified
 stale=0
 for source in $(find static -name '*.js' ! -name '*.min.js' | sort); do
   made="${source%.js}.min.js"
   if [ "${1:-}" = "--check" ]; then
-    "$TERSER" "$source" --compress passes=3 --mangle | cmp -s - "$made" || { echo "out of date: $made" >&2; stale=1; }
+    minify "$source" | cmp -s - "$made" || { echo "out of date: $made" >&2; stale=1; }
   else
-    "$TERSER" "$source" --compress passes=3 --mangle > "$made"
+    minify "$source" > "$made"
   fi
 done
 exit "$stale"

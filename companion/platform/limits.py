@@ -66,6 +66,10 @@ class NotFoundAllowance:
     def _counted(self) -> bool:
         return bool(self.app.config.get("RATELIMIT_ENABLED", True))
 
+    @staticmethod
+    def _static_file() -> bool:
+        return request.endpoint == "static"  # a phone's own files: never a guess, never refused
+
     def _key(self, client: str) -> tuple[str, ...]:
         return (self.prefix, "not-found", client)
 
@@ -94,7 +98,7 @@ class NotFoundAllowance:
 
     def refuse_when_spent(self) -> None:
         """before_request."""
-        if request.endpoint == "static":
+        if self._static_file():
             return
         client = get_remote_address()
         spent = self.spent(client)
@@ -106,7 +110,7 @@ class NotFoundAllowance:
 
     def spend_on_not_found(self, response):
         """after_request."""
-        if response.status_code == 404 and self._counted() and request.endpoint != "static":
+        if response.status_code == 404 and self._counted() and not self._static_file():
             client = get_remote_address()
             self.unspent_until.pop(client, None)
             key = self._key(client)
