@@ -125,6 +125,20 @@ def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
     return times(one, samples)
 
 
+def hello_post_times(port: int, samples: int) -> list[float]:
+    """The hello world taking an entry's request (the same JSON body and token header) and answering 201."""
+    c = Client(port)
+    entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}
+    headers = {"Authorization": "Bearer " + "x" * 43}
+
+    def one():
+        status, _, t = c.request("POST", "/entries", entry, headers)
+        assert status == 201, status
+        return t
+    one()
+    return times(one, samples)
+
+
 def dicez_table(c: Client, players: int, pass_and_play: bool) -> dict:
     status, body, _ = c.request("POST", "/api/tables", {"game": "dicez", "players": [f"P{i}" for i in range(players)],
                                                       "pass_and_play": pass_and_play})
@@ -303,6 +317,7 @@ def main() -> None:
         rows: list[tuple[str, list[float]]] = []
         hello = hello_times(hello_port, args.samples)
         hello_204 = hello_times(hello_port, args.samples, "/204")
+        hello_post = hello_post_times(hello_port, args.samples)
         if not only or "poll" in only:
             rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
         if not only or "entry" in only:
@@ -322,16 +337,20 @@ def main() -> None:
                      for k, v in dice_and_slice_view_times(app_port, max(20, args.samples // 10)).items()]
         hello += hello_times(hello_port, args.samples)  # before and after: the machine's load drifts
         hello_204 += hello_times(hello_port, args.samples, "/204")
-        base, base_204 = median_ms(hello), median_ms(hello_204)
+        hello_post += hello_post_times(hello_port, args.samples)
+        base, base_204, base_post = median_ms(hello), median_ms(hello_204), median_ms(hello_post)
         server = (tmp / "hello.log").read_text().split(" on ", 1)[-1].split(" at ")[0]
         print(f"server: {args.server_cmd}\nhello world: bench/hello_wsgi.py on {server}; SQLite at {db}")
         print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
         print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
         print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
               f"{base_204 / base:8.2f}")
+        print(f"{'bare hello world taking an entry (POST a JSON body, 201)':<72} {base_post:7.2f}ms "
+              f"{base_post / base:8.2f}")
         for name, samples in rows:
             print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
-                  + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else ""))
+                  + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
+                  + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
     finally:
         for p in procs:
             p.terminate()

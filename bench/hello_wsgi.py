@@ -18,6 +18,11 @@ def hello(environ, start_response):
     if environ.get("PATH_INFO") == "/204":  # what an unchanged poll answers: nothing
         start_response("204 No Content", [])
         return [b""]
+    if environ.get("REQUEST_METHOD") == "POST":  # what an entry is: a JSON body in, a short JSON answer out
+        environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        body = b'{"seq":1,"version":1}\n'
+        start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        return [body]
     body = b"Hello, world!"
     start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
     return [body]

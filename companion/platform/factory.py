@@ -16,6 +16,7 @@ from .context import load_table_context
 from . import live
 from .limits import install_limits
 from .pages import pages
+from .quick_entry import QuickEntry
 from .quick_poll import QuickPoll
 from .registry import GAMES
 from .results import results
@@ -75,7 +76,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["store"] = Store(app.config["DATABASE_URL"])
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
     register_web(app)
-    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], app.extensions["not_found_allowance"])
+    allowance = app.extensions["not_found_allowance"]
+    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], allowance)
+    app.wsgi_app = QuickEntry(app.wsgi_app, app.extensions["store"], allowance, app.config["MAX_CONTENT_LENGTH"])
     hardening.trust_proxy(app, app.config["TRUST_PROXY"])  # outermost: what it corrects, all see
     return app
 

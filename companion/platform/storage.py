@@ -23,6 +23,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.schema import CreateIndex
 
+from .prepared import Prepared
+
 # Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 CODE_LENGTH = 6
@@ -170,6 +172,7 @@ ENTRY_BY_HOST_KEY = select(entries_t).where(  # a host action: its seat is NULL,
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
     entries_t.c.seat.is_(None), entries_t.c.key == bindparam("key"))
 APPEND = insert(entries_t)
+APPEND_COLUMNS = ("table_code", "game_no", "seq", "seat", "kind", "payload", "key", "created_at", "device")
 FINISHED_GAMES = (select(games_t).where(games_t.c.finished_at.is_not(None))
                   .order_by(games_t.c.finished_at.desc()).limit(bindparam("limit")))
 
@@ -461,6 +464,10 @@ class Store:
         self.engine = make_engine(url)
         self.reads = reads_engine(self.engine)
         create_schema(self.engine)
+        # the hot paths' statements, straight on the driver (prepared.py says why)
+        self._table = Prepared(self.engine, TABLE_WITH_SEATS)
+        self._poll_marker = Prepared(self.engine, POLL_MARKER)
+        self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
@@ -499,8 +506,7 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def table(self, code: str) -> TableInfo | None:
-        with self.reads.connect() as conn:
-            rows = conn.execute(TABLE_WITH_SEATS, {"code": code}).mappings().all()
+        rows = self._table.rows({"code": code})
         if not rows:
             return None
         row = rows[0]
@@ -628,9 +634,8 @@ class Store:
     def poll_marker(self, code: str) -> tuple[int, int, int] | None:
         """(current game number, its last sequence number, changes of seats), in one query: what a poll
         compares."""
-        with self.reads.connect() as conn:
-            row = conn.execute(POLL_MARKER, {"code": code}).first()
-        return (row[0], row[1], row[2]) if row else None
+        rows = self._poll_marker.rows({"code": code})
+        return tuple(rows[0].values()) if rows else None
 
     def markers(self, codes) -> dict[str, tuple[int, int, int]]:
         """poll_marker of several tables in one query (what the live watcher compares)."""
@@ -662,9 +667,11 @@ class Store:
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
                    payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
         try:
-            with self.engine.begin() as conn:
-                conn.execute(APPEND, row)
-                if finished is not None:
+            if finished is None:
+                self._append.write(row)
+            else:
+                with self.engine.begin() as conn:
+                    conn.execute(APPEND, row)
                     done = conn.execute(update(games_t).where(
                         games_t.c.table_code == code, games_t.c.game_no == game_no,
                         games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished)).rowcount

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
 from companion.platform.contract import MalformedEntry, RuleError
@@ -96,7 +97,7 @@ class Sheet:
     def by_box(self) -> dict[str, int | None]:
         return dict(zip(BOXES, self.scores))
 
-    @property
+    @cached_property  # asked many times of each sheet (whose turn, is the game over); a sheet never changes
     def filled(self) -> int:
         return sum(score is not None for score in self.scores)
 

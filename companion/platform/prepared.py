@@ -1,0 +1,98 @@
+"""The few statements every request runs, compiled once and run on the driver's own cursor.
+
+SQLAlchemy's Core spends 40 to 60 microseconds around each statement it runs (an execution context,
+parameter and result objects), more than SQLite itself takes to answer a table's read. For the
+statements of the hot paths (a table's read, a poll's marker, an entry's append) that was most of
+the database's share of a request (bench/bench_hot_paths.py, docs/benchmarks.md). A `Prepared`
+statement is SQLAlchemy's own compiled text for the engine's dialect, with the column types' own
+bind and result conversions, run on a connection of the engine's own pool (so its checkout checks,
+pings and invalidation still apply). What the driver raises is raised as SQLAlchemy's error for it,
+so every caller, and the 503 of a database fault, sees what it saw before.
+"""
+from __future__ import annotations
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+
+
+class Prepared:
+    """One statement, for one engine: `rows(params)` for a select, `write(params)` for a change."""
+
+    def __init__(self, engine: Engine, statement, column_keys=None):
+        self.engine = engine
+        self.dialect = dialect = engine.dialect
+        compiled = statement.compile(dialect=dialect, column_keys=column_keys)
+        self.sql = compiled.string
+        self.order = tuple(compiled.positiontup) if compiled.positional else None
+        # values written into the statement itself (a coalesce's 0): SQLAlchemy binds those too
+        self.fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
+        self.to_driver = {name: proc for name, bind in compiled.binds.items()
+                          if (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))}
+        columns = statement.selected_columns if hasattr(statement, "selected_columns") else ()
+        self.keys = tuple(columns.keys()) if columns else ()
+        processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
+        self.from_driver = [(i, key, proc) for i, (key, proc) in enumerate(zip(self.keys, processors)) if proc]
+        # PostgreSQL: a read in a transaction of its own is three round trips (see storage.reads_engine)
+        self.autocommit_reads = dialect.name == "postgresql"
+
+    def _params(self, params: dict):
+        values = {k: (self.to_driver[k](v) if k in self.to_driver else v)
+                  for k, v in {**self.fixed, **params}.items()}
+        return tuple(values[name] for name in self.order) if self.order is not None else values
+
+    def rows(self, params: dict) -> list[dict]:
+        """The rows a select answers, as {column key: value}. A value the driver gives again in a later
+        row (a table's columns beside each of its seats) is converted once, and the rows share it."""
+        out, converted = [], {}
+        for row in self._run(params, write=False):
+            item = dict(zip(self.keys, row))
+            for i, key, proc in self.from_driver:
+                seen = (i, row[i])
+                if seen not in converted:
+                    converted[seen] = proc(row[i])
+                item[key] = converted[seen]
+            out.append(item)
+        return out
+
+    def write(self, params: dict) -> None:
+        """Run the statement in a transaction of its own and commit it."""
+        self._run(params, write=True)
+
+    def _checkout(self):
+        """A connection of the engine's pool (its checkout checks and pings run here)."""
+        try:
+            return self.engine.raw_connection()
+        except self.dialect.loaded_dbapi.Error as exc:  # no connection could be made
+            lost = self.dialect.is_disconnect(exc, None, None)
+            raise DBAPIError.instance(None, None, exc, self.dialect.loaded_dbapi.Error,
+                                      connection_invalidated=lost, dialect=self.dialect) from exc
+
+    def _run(self, params: dict, write: bool):
+        fairy = self._checkout()
+        cursor = None
+        autocommit = self.autocommit_reads and not write
+        try:
+            if autocommit:
+                self.dialect.set_isolation_level(fairy.dbapi_connection, "AUTOCOMMIT")
+            cursor = fairy.cursor()
+            cursor.execute(self.sql, self._params(params))
+            found = cursor.fetchall() if not write else None
+            if write:
+                fairy.commit()
+            return found
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self._failed(exc, fairy, cursor, params) from exc
+        finally:
+            if cursor is not None:
+                cursor.close()
+            if autocommit and fairy.is_valid:
+                self.dialect.reset_isolation_level(fairy.dbapi_connection)
+            fairy.close()  # back to the pool, which rolls back whatever a failed write left open
+
+    def _failed(self, exc, fairy, cursor, params) -> DBAPIError:
+        """The driver's error as SQLAlchemy raises it; a lost connection leaves the pool."""
+        lost = self.dialect.is_disconnect(exc, fairy.dbapi_connection, cursor)
+        if lost:
+            fairy.invalidate(exc)
+        return DBAPIError.instance(self.sql, params, exc, self.dialect.loaded_dbapi.Error,
+                                   connection_invalidated=lost, dialect=self.dialect)

@@ -1,0 +1,101 @@
+"""A seat's plain entry through the JSON API, recorded before Flask sees the request.
+
+`POST /api/tables/<code>/entries` with a seat token is what a client at play sends most, after the
+change check. Flask's request handling (its contexts, the hooks every other route needs, the JSON
+response) cost more than the entry's own work, so the plain case is taken here: the same table read,
+the same token check, the same `play.record` (the rules' check, the append, the live notice) and the
+answer the route gives. Anything else goes on to the `api.add_entry` route, which answers it with its
+reason as it always has: a host token, a "seat" field, an undo, a body that is not a small JSON object
+or holds text or numbers `hardening` refuses, a client whose not-found allowance is spent, an unknown
+table or token, an entry the rules refuse, a database fault. Every one of those writes nothing here
+(record's contract), so the route judges it afresh against the same log.
+"""
+from __future__ import annotations
+
+import io
+import json
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from .auth import seat_for_token
+from .context import valid_code
+from .contract import RuleError
+from .hardening import HEADERS, value_problem
+from .limits import NotFoundAllowance
+from .play import TableError, load_replay, record
+from .storage import Store, fingerprint
+
+PREFIX, SUFFIX = "/api/tables/", "/entries"
+ROUTE_ONLY = ("seat", "undo")  # fields and kinds the route's own checks are for
+# what the route's 201 carries: jsonify's type, Flask-Compress's Vary, the security headers
+CREATED_HEADERS = [("Content-Type", "application/json"), ("Vary", "Accept-Encoding"), *HEADERS.items()]
+
+
+class QuickEntry:
+    """WSGI middleware in front of the Flask app (inside ProxyFix, so REMOTE_ADDR is the client's)."""
+
+    def __init__(self, wsgi_app, store: Store, allowance: NotFoundAllowance, max_body: int):
+        self.wsgi_app, self.store, self.allowance, self.max_body = wsgi_app, store, allowance, max_body
+
+    def __call__(self, environ, start_response):
+        answer = self.recorded(environ)
+        if answer is None:
+            return self.wsgi_app(environ, start_response)
+        start_response("201 CREATED", [*CREATED_HEADERS, ("Content-Length", str(len(answer)))])
+        return [answer]
+
+    def recorded(self, environ) -> bytes | None:
+        """The route's answer to an entry recorded here, or None: the route takes the request."""
+        code, token, body = self._plain_request(environ)
+        if body is None:
+            return None
+        try:
+            table = self.store.table(code)
+            seat = seat_for_token(table, token) if table is not None else None
+            if seat is None:
+                return None
+            replay = load_replay(self.store, table, version=table.version_when_read)
+            entry = {k: v for k, v in body.items() if k != "key"}
+            saved, _, created = record(self.store, table, seat, entry, body.get("key"), replay=replay,
+                                       device=fingerprint(token))
+        except (RuleError, TableError, SQLAlchemyError):
+            return None  # nothing was written: the route meets it again and answers with the reason
+        if not created:
+            return None  # an idempotency key seen before: the route marks its answer as a replay
+        return (json.dumps({"seq": saved.seq, "version": saved.seq}, separators=(",", ":")) + "\n").encode()
+
+    def _plain_request(self, environ) -> tuple[str | None, str | None, dict | None]:
+        """(table code, seat token, body) of a plain entry, else a None body."""
+        path = environ.get("PATH_INFO", "")
+        if environ.get("REQUEST_METHOD") != "POST" or not (path.startswith(PREFIX) and path.endswith(SUFFIX)):
+            return None, None, None
+        code = valid_code(path[len(PREFIX):-len(SUFFIX)])
+        header = environ.get("HTTP_AUTHORIZATION", "")
+        token = header[len("Bearer "):].strip() if header.startswith("Bearer ") else ""
+        if (code is None or not token or environ.get("CONTENT_TYPE") != "application/json"
+                or environ.get("QUERY_STRING") or self.allowance.spent(environ.get("REMOTE_ADDR") or "127.0.0.1")):
+            return None, None, None
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return None, None, None
+        if not 0 < length <= self.max_body:
+            return None, None, None
+        raw = environ["wsgi.input"].read(length)
+        environ["wsgi.input"] = io.BytesIO(raw)  # the route reads the same body if it takes the request
+        return code, token, _plain_body(raw)
+
+
+def _plain_body(raw: bytes) -> dict | None:
+    """A JSON object the route would take as it is, or None."""
+    if b"\\u0000" in raw:
+        return None
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(body, dict) or any(k in body for k in ROUTE_ONLY) or body.get("kind") in ROUTE_ONLY:
+        return None
+    if not isinstance(body.get("kind"), str) or value_problem(body):
+        return None
+    return body

@@ -1,0 +1,129 @@
+"""A seat's plain API entry is recorded before Flask sees the request (quick_entry.py): it gets the
+route's own answer and is checked, logged and announced as the route does it, and everything that is
+not the plain case (refusals, other tokens, odd bodies, a spent allowance) still gets the route's answer."""
+from __future__ import annotations
+
+from tests.helpers import bearer, csrf_from, log, new_table, post_entry
+
+CHANCE = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}
+
+
+def _routed_requests(app) -> list[str]:
+    """The paths of the requests Flask itself handles from now on."""
+    seen: list[str] = []
+    app.before_request_funcs.setdefault(None, []).insert(0, lambda: seen.append(_path()))
+    return seen
+
+
+def _path() -> str:
+    from flask import request
+    return request.path
+
+
+def test_a_plain_entry_is_answered_before_flask_with_what_the_route_answers(client, app):
+    table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
+    routed = _routed_requests(app)
+    quick = post_entry(client, table, 0, **CHANCE)
+    assert routed == []  # Flask never saw it
+    # a charset in the type is the same request to the route, which takes anything but the plain case
+    by_route = client.post(f"/api/tables/{table['code']}/entries", data='{"kind": "score", "dice": [1, 1, 1, 1, 1],'
+                           ' "category": "ones"}', headers={**bearer(table["seats"][1]["token"]),
+                                                            "Content-Type": "application/json; charset=utf-8"})
+    assert routed == [f"/api/tables/{table['code']}/entries"]
+    assert quick.status_code == by_route.status_code == 201
+    assert quick.get_json() == {"seq": 1, "version": 1} and by_route.get_json() == {"seq": 2, "version": 2}
+    assert sorted(k for k in quick.headers.keys()) == sorted(k for k in by_route.headers.keys())
+    same = {k: v for k, v in quick.headers.items() if k != "Content-Length"}
+    assert same == {k: v for k, v in by_route.headers.items() if k != "Content-Length"}
+    # logged as the route logs it: who, what, from which device
+    first = log(client, table["code"])[0]
+    assert (first["seat"], first["kind"], first["category"], first["dice"]) == (0, "score", "chance", [2, 3, 4, 5, 6])
+
+
+def test_the_table_hears_of_a_quick_entry_as_of_any_other(client):
+    table = new_table(client, ["Ann", "Ben"])
+    before = client.get(f"/t/{table['code']}/poll?v=0.0.0").get_data(as_text=True)
+    assert post_entry(client, table, 0, **CHANCE).status_code == 201
+    changed = client.get(f"/t/{table['code']}/poll?v={before}")
+    assert changed.status_code == 200 and changed.headers["HX-Trigger"] == "table-changed"
+    state = client.get(f"/api/tables/{table['code']}").get_json()
+    assert state["version"] == 1 and state["players"][0]["total"] == 20
+
+
+def test_an_entry_the_rules_refuse_gets_the_reason_and_changes_nothing(client):
+    table = new_table(client, ["Ann", "Ben"])  # turn order: Ann first (DZ-20)
+    refused = post_entry(client, table, 1, **CHANCE)
+    assert refused.status_code == 422
+    assert refused.get_json() == {"error": "It is Ann's turn: turns go in seat order, so wait for Ann.",
+                                  "rule": "DZ-20"}
+    assert post_entry(client, table, 0, **CHANCE).status_code == 201
+    again = post_entry(client, table, 1, kind="score", dice=[2, 3, 4, 5, 6], category="yahtzee")
+    assert again.status_code == 400 and "yahtzee" in again.get_json()["error"]  # no such box: malformed
+    assert [e["seat"] for e in log(client, table["code"])] == [0]
+
+
+def test_a_repeated_idempotency_key_gets_the_first_answer_marked_as_a_replay(client):
+    table = new_table(client, ["Ann", "Ben"])
+    first = post_entry(client, table, 0, key="tap-1", **CHANCE)
+    again = post_entry(client, table, 0, key="tap-1", **CHANCE)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json() == again.get_json() == {"seq": 1, "version": 1}
+    assert "Idempotent-Replayed" not in first.headers and again.headers["Idempotent-Replayed"] == "true"
+    other = post_entry(client, table, 0, key="tap-1", kind="score", dice=[1, 1, 1, 1, 1], category="ones")
+    assert other.status_code == 409
+    assert len(log(client, table["code"])) == 1
+
+
+def test_what_is_not_a_plain_entry_gets_the_route_s_own_answer(client):
+    table = new_table(client, ["Ann", "Ben"], pass_and_play=True)
+    url = f"/api/tables/{table['code']}/entries"
+    ann = bearer(table["seats"][0]["token"])
+    cases = [
+        (client.post(url, data="{not json", headers={**ann, "Content-Type": "application/json"}), 400,
+         "Send a JSON object with Content-Type: application/json."),
+        (client.post(url, json=["score"], headers=ann), 400, "Send a JSON object with Content-Type: application/json."),
+        (client.post(url, json={**CHANCE, "seat": 1}, headers=ann), 403, "A seat token writes only for its own seat."),
+        (client.post(url, json={"kind": "undo"}, headers=ann), 400,
+         "Undo has its own endpoint: POST /api/tables/<code>/undo."),
+        (client.post(url, json={**CHANCE, "note": "caf\u00e9\u0000"}, headers=ann), 400,
+         "Text in a request may not contain the NUL character."),
+        (client.post(url, json={**CHANCE, "dice": [2, 3, 4, 5, 2 ** 60]}, headers=ann), 400,
+         f"Whole numbers in a request must be from {-(2 ** 53 - 1)} to {2 ** 53 - 1}."),
+        (client.post(url, json=CHANCE, headers=bearer("not-a-token-of-this-table")), 403,
+         "That token does not belong to this table."),
+        (client.post(url, json=CHANCE), 401, "Send the seat token as 'Authorization: Bearer <token>'."),
+        (client.post("/api/tables/ZZZZZZ/entries", json=CHANCE, headers=ann), 404, "There is no table ZZZZZZ."),
+    ]
+    for resp, status, error in cases:
+        assert (resp.status_code, resp.get_json()["error"]) == (status, error)
+    assert log(client, table["code"]) == []
+    # the host enters for a seat at a pass-and-play table: the route's case, and it is recorded
+    host = client.post(url, json={**CHANCE, "seat": 0}, headers=bearer(table["host_token"]))
+    assert host.status_code == 201 and [e["seat"] for e in log(client, table["code"])] == [0]
+
+
+def test_a_client_that_spent_its_allowance_guessing_is_refused_a_quick_entry_too(client, app):
+    table = new_table(client, ["Ann", "Ben"])
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "10.5.5.5"
+    answers = [guesser.get(f"/t/{guess}").status_code for guess in ("ZZZZZZ", "YYYYYY") * 20]
+    assert answers[-1] == 429
+    refused = post_entry(guesser, table, 0, **CHANCE)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert post_entry(client, table, 0, **CHANCE).status_code == 201  # the table's own phones play on
+    assert len(log(client, table["code"])) == 1
+
+
+def test_a_seat_token_the_host_moved_to_another_phone_no_longer_writes(client, app):
+    table = new_table(client, ["Ann", "Ben"])
+    code = table["code"]
+    link = client.post(f"/api/tables/{code}/seats/0/handover", headers=bearer(table["host_token"])).get_json()["link"]
+    path = "/" + link.split("://", 1)[1].split("/", 1)[1]
+    new_phone = app.test_client()
+    asked = new_phone.get(path)
+    assert new_phone.post(path, data={"csrf_token": csrf_from(asked.get_data(as_text=True))}).status_code == 303
+    moved = post_entry(client, table, 0, **CHANCE)  # the API client still sends the seat's old token
+    assert moved.status_code == 403
+    assert moved.get_json()["error"] == ("The host moved this seat to another device: "
+                                         "this token no longer writes for it.")
+    assert log(client, code) == []
