@@ -137,13 +137,15 @@ def _same_request(first: Entry, entry: dict) -> bool:
 
 def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
            replay: Replay | None = None, by_host: bool = False,
-           device: str | None = None) -> tuple[Entry, Replay, bool]:
+           device: str | None = None, holder: str | None = None) -> tuple[Entry, Replay, bool]:
     """Check `entry` for `seat` against the rules and append it to the current game's log.
 
     `replay`, if given, is the current game's replay the caller already loaded (saves a read;
     a stale one only costs a retry). `by_host`: the host enters this for the seat, which is only
     allowed while the game is waiting for that seat (never over a choice the player made).
-    `device`: the writing device's fingerprint, kept with the entry (see `seat_viewer`). Returns
+    `device`: the writing device's fingerprint, kept with the entry (see `seat_viewer`). `holder`: the
+    seat token the writer showed, when `table` may be an earlier read: the entry is written only while
+    the token is still the seat's and the game the table's current one (storage.NoLongerHeld). Returns
     (entry, replay after it, created). A repeated idempotency key returns the
     entry recorded the first time and created=False. Raises RuleError for an entry the
     rules refuse and TableError for anything else; nothing is written in either case.
@@ -153,7 +155,10 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
     key = check_key(key)
     game_no = table.current_game
     for _attempt in range(50):
-        if key:
+        # A seat's key is unique in its game's log (storage), so a repeated one first meets the rules
+        # or the append, and is looked up after either refuses it; a host action's seat is NULL,
+        # which the constraint does not compare, so its key is looked up first.
+        if key and (seat is None or _attempt > 0):
             first = store.entry_by_key(table.code, game_no, seat, key)
             if first is not None:
                 if not _same_request(first, entry):
@@ -173,7 +178,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         result = result_of(rep.game, new_state, table) if rep.game.finished(new_state) else None
         try:
             saved = store.append(table.code, game_no, rep.version + 1, seat, entry["kind"], payload, key,
-                                 device, finished=result)
+                                 device, finished=result, holder=holder)
         except Conflict:
             continue  # somebody wrote first: check again against the newer log
         if new_eff is None:

@@ -54,9 +54,9 @@ class Prepared:
             out.append(item)
         return out
 
-    def write(self, params: dict) -> None:
-        """Run the statement in a transaction of its own and commit it."""
-        self._run(params, write=True)
+    def write(self, params: dict) -> int:
+        """Run the statement in a transaction of its own and commit it; the rows it changed."""
+        return self._run(params, write=True)
 
     def _checkout(self):
         """A connection of the engine's pool (its checkout checks and pings run here)."""
@@ -76,10 +76,10 @@ class Prepared:
                 self.dialect.set_isolation_level(fairy.dbapi_connection, "AUTOCOMMIT")
             cursor = fairy.cursor()
             cursor.execute(self.sql, self._params(params))
-            found = cursor.fetchall() if not write else None
-            if write:
-                fairy.commit()
-            return found
+            if not write:
+                return cursor.fetchall()
+            fairy.commit()
+            return cursor.rowcount
         except self.dialect.loaded_dbapi.Error as exc:
             raise self._failed(exc, fairy, cursor, params) from exc
         finally:

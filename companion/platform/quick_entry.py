@@ -23,7 +23,7 @@ from .contract import RuleError
 from .hardening import HEADERS, value_problem
 from .limits import NotFoundAllowance
 from .play import TableError, load_replay, record
-from .storage import Store, fingerprint
+from .storage import Entry, NoLongerHeld, Store, TableInfo, fingerprint
 
 PREFIX, SUFFIX = "/api/tables/", "/entries"
 ROUTE_ONLY = ("seat", "undo")  # fields and kinds the route's own checks are for
@@ -31,11 +31,21 @@ ROUTE_ONLY = ("seat", "undo")  # fields and kinds the route's own checks are for
 CREATED_HEADERS = [("Content-Type", "application/json"), ("Vary", "Accept-Encoding"), *HEADERS.items()]
 
 
+KNOWN_TABLES = 10_000  # tables whose last read is kept (a few hundred bytes each)
+
+
 class QuickEntry:
-    """WSGI middleware in front of the Flask app (inside ProxyFix, so REMOTE_ADDR is the client's)."""
+    """WSGI middleware in front of the Flask app (inside ProxyFix, so REMOTE_ADDR is the client's).
+
+    It keeps each table as it last read it and the latest version it recorded there, so an entry
+    costs one statement: the append, which itself checks that the token is still the seat's and the
+    game still the table's current one (`holder`), and whose sequence number is taken only once. A
+    copy gone out of date (another process wrote, a rematch, a seat moved) fails one of those checks
+    and nothing is written; the table is read afresh and the route takes that request."""
 
     def __init__(self, wsgi_app, store: Store, allowance: NotFoundAllowance, max_body: int):
         self.wsgi_app, self.store, self.allowance, self.max_body = wsgi_app, store, allowance, max_body
+        self.known: dict[str, tuple[TableInfo, int]] = {}  # code -> (table as read, latest version here)
 
     def __call__(self, environ, start_response):
         answer = self.recorded(environ)
@@ -50,19 +60,33 @@ class QuickEntry:
         if body is None:
             return None
         try:
+            saved = self._record(code, token, body)
+        except (RuleError, TableError, NoLongerHeld, SQLAlchemyError):
+            saved = None  # nothing was written: the route meets it again and answers with the reason
+        if saved is None:
+            self.known.pop(code, None)
+            return None
+        return (json.dumps({"seq": saved.seq, "version": saved.seq}, separators=(",", ":")) + "\n").encode()
+
+    def _record(self, code: str, token: str, body: dict) -> Entry | None:
+        table, version = self.known.get(code) or (None, None)
+        seat = seat_for_token(table, token) if table is not None else None
+        if seat is None:  # not known here, or a token this copy of the table has not seen yet
             table = self.store.table(code)
             seat = seat_for_token(table, token) if table is not None else None
             if seat is None:
                 return None
-            replay = load_replay(self.store, table, version=table.version_when_read)
-            entry = {k: v for k, v in body.items() if k != "key"}
-            saved, _, created = record(self.store, table, seat, entry, body.get("key"), replay=replay,
-                                       device=fingerprint(token))
-        except (RuleError, TableError, SQLAlchemyError):
-            return None  # nothing was written: the route meets it again and answers with the reason
+            version = table.version_when_read
+        replay = load_replay(self.store, table, version=version)
+        entry = {k: v for k, v in body.items() if k != "key"}
+        saved, after, created = record(self.store, table, seat, entry, body.get("key"), replay=replay,
+                                       device=fingerprint(token), holder=token)
         if not created:
             return None  # an idempotency key seen before: the route marks its answer as a replay
-        return (json.dumps({"seq": saved.seq, "version": saved.seq}, separators=(",", ":")) + "\n").encode()
+        if len(self.known) >= KNOWN_TABLES:
+            self.known.clear()
+        self.known[code] = (table, after.version)
+        return saved
 
     def _plain_request(self, environ) -> tuple[str | None, str | None, dict | None]:
         """(table code, seat token, body) of a plain entry, else a None body."""

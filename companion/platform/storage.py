@@ -173,6 +173,13 @@ ENTRY_BY_HOST_KEY = select(entries_t).where(  # a host action: its seat is NULL,
     entries_t.c.seat.is_(None), entries_t.c.key == bindparam("key"))
 APPEND = insert(entries_t)
 APPEND_COLUMNS = ("table_code", "game_no", "seq", "seat", "kind", "payload", "key", "created_at", "device")
+# The same append, written only while the seat's token is `holder` and the game is the table's current
+# one: a writer that checked the token against a table it read earlier gets both checks in the write.
+APPEND_WHILE_HELD = insert(entries_t).from_select(list(APPEND_COLUMNS), select(
+    *(bindparam(name, type_=entries_t.c[name].type) for name in APPEND_COLUMNS)
+).where(select(seats_t.c.seat).join(tables_t, tables_t.c.code == seats_t.c.table_code).where(
+    tables_t.c.code == bindparam("table_code"), tables_t.c.current_game == bindparam("game_no"),
+    seats_t.c.seat == bindparam("seat"), seats_t.c.token == bindparam("holder")).exists()))
 FINISHED_GAMES = (select(games_t).where(games_t.c.finished_at.is_not(None))
                   .order_by(games_t.c.finished_at.desc()).limit(bindparam("limit")))
 
@@ -264,6 +271,11 @@ class Handover:
 
 class Conflict(Exception):
     """Another writer took the sequence number; the caller may retry."""
+
+
+class NoLongerHeld(Exception):
+    """An append made for a seat token found the token no longer the seat's, or the game no longer
+    the table's current one (the caller's copy of the table is out of date): nothing was written."""
 
 
 def normalize_url(url: str) -> str:
@@ -468,6 +480,7 @@ class Store:
         self._table = Prepared(self.engine, TABLE_WITH_SEATS)
         self._poll_marker = Prepared(self.engine, POLL_MARKER)
         self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS)
+        self._append_while_held = Prepared(self.engine, APPEND_WHILE_HELD)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
@@ -659,24 +672,30 @@ class Store:
 
     def append(self, code: str, game_no: int, expected_seq: int, seat: int | None, kind: str,
                payload: dict, key: str | None, device: str | None = None,
-               finished: dict | None = None) -> Entry:
+               finished: dict | None = None, holder: str | None = None) -> Entry:
         """Append an entry at expected_seq; raise Conflict if that number is taken. `device`: the
         writer's fingerprint. `finished`: the result, when this entry ends the game (recorded in
-        the same transaction)."""
+        the same transaction). `holder`: a seat token; the entry is written only while it is still
+        `seat`'s and `game_no` still the table's current game (else NoLongerHeld)."""
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
                    payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
+        held = {**row, "holder": holder}
         try:
             if finished is None:
-                self._append.write(row)
+                written = self._append_while_held.write(held) if holder else self._append.write(row)
             else:
                 with self.engine.begin() as conn:
-                    conn.execute(APPEND, row)
+                    written = (conn.execute(APPEND_WHILE_HELD, held) if holder else conn.execute(APPEND, row)).rowcount
+                    if not written:
+                        raise NoLongerHeld(code)
                     done = conn.execute(update(games_t).where(
                         games_t.c.table_code == code, games_t.c.game_no == game_no,
                         games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished)).rowcount
                     if done:
                         conn.execute(insert(player_games_t), _player_rows(code, game_no, finished))
+            if not written:
+                raise NoLongerHeld(code)
         except IntegrityError as exc:
             raise Conflict(str(exc)) from None
         except OperationalError as exc:  # SQLite: "database is locked" after the busy timeout

@@ -3,6 +3,7 @@ route's own answer and is checked, logged and announced as the route does it, an
 not the plain case (refusals, other tokens, odd bodies, a spent allowance) still gets the route's answer."""
 from __future__ import annotations
 
+from companion import create_app
 from tests.helpers import bearer, csrf_from, log, new_table, post_entry
 
 CHANCE = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}
@@ -115,8 +116,9 @@ def test_a_client_that_spent_its_allowance_guessing_is_refused_a_quick_entry_too
 
 
 def test_a_seat_token_the_host_moved_to_another_phone_no_longer_writes(client, app):
-    table = new_table(client, ["Ann", "Ben"])
+    table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
     code = table["code"]
+    assert post_entry(client, table, 0, **CHANCE).status_code == 201  # the table as it was is kept here
     link = client.post(f"/api/tables/{code}/seats/0/handover", headers=bearer(table["host_token"])).get_json()["link"]
     path = "/" + link.split("://", 1)[1].split("/", 1)[1]
     new_phone = app.test_client()
@@ -126,4 +128,26 @@ def test_a_seat_token_the_host_moved_to_another_phone_no_longer_writes(client, a
     assert moved.status_code == 403
     assert moved.get_json()["error"] == ("The host moved this seat to another device: "
                                          "this token no longer writes for it.")
-    assert log(client, code) == []
+    assert len(log(client, code)) == 1
+    # Ben's token still writes, and the entry counts in the game as it now is
+    assert post_entry(client, table, 1, **CHANCE).status_code == 201
+    assert [e["seat"] for e in log(client, code)] == [0, 1]
+
+
+def test_entries_another_process_wrote_meanwhile_are_counted_before_the_next_one(db_url):
+    """Two servers on one database: each judges an entry against the log as it now is, whatever the
+    table was when it last wrote there (DZ-20: turns go in seat order)."""
+    first = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    second = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    one, two = first.test_client(), second.test_client()
+    table = new_table(one, ["Ann", "Ben"])
+    assert post_entry(one, table, 0, **CHANCE).status_code == 201
+    refused = post_entry(one, table, 0, kind="score", dice=[1, 1, 1, 1, 1], category="ones")
+    assert refused.status_code == 422 and refused.get_json()["rule"] == "DZ-20"  # Ben's turn
+    assert post_entry(two, table, 1, **CHANCE).status_code == 201  # Ben, through the other server
+    taken = post_entry(one, table, 0, kind="score", dice=[1, 1, 1, 1, 1], category="ones")
+    assert taken.status_code == 201 and taken.get_json() == {"seq": 3, "version": 3}
+    assert post_entry(one, table, 0, **CHANCE).status_code == 422  # and Ben's turn again
+    assert [(e["seq"], e["seat"]) for e in log(two, table["code"])] == [(1, 0), (2, 1), (3, 0)]
+    first.extensions["store"].dispose()
+    second.extensions["store"].dispose()
