@@ -66,7 +66,7 @@ class QuickEntry:
         if saved is None:
             self.known.pop(code, None)
             return None
-        return (json.dumps({"seq": saved.seq, "version": saved.seq}, separators=(",", ":")) + "\n").encode()
+        return b'{"seq":%d,"version":%d}\n' % (saved.seq, saved.seq)  # jsonify's bytes for the route's answer
 
     def _record(self, code: str, token: str, body: dict) -> Entry | None:
         table, version = self.known.get(code) or (None, None)
