@@ -69,23 +69,29 @@ def replay_entries(game: Game, player_count: int, options: dict, entries) -> tup
 
 
 class _ReplayCache:
-    """Replays by (table, game, version). Safe across processes: a version's log never changes."""
+    """The newest replay of each game this process made, by (store, table, game number). A replay stays
+    right for its version in every process (a version's log never changes), and a later version is
+    replayed on from it. One per game, and room for thousands: at a venue each table's replay was
+    pushed out by the other tables' entries between two of its own, so every entry replayed its
+    game from the start."""
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 4096):
         self.size = size
         self.items: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key):
+    def get(self, key) -> Replay | None:
         with self.lock:
             hit = self.items.get(key)
             if hit is not None:
                 self.items.move_to_end(key)
             return hit
 
-    def put(self, key, value) -> None:
+    def put(self, key, rep: Replay) -> None:
         with self.lock:
-            self.items[key] = value
+            known = self.items.get(key)
+            if known is None or known.version <= rep.version:
+                self.items[key] = rep
             self.items.move_to_end(key)
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
@@ -96,15 +102,22 @@ _cache = _ReplayCache()
 
 def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
                 version: int | None = None) -> Replay:
-    """The replay of game `game_no` (None: the current one) up to its last entry, or up to `version`
-    when the caller read that with the table (TableInfo.version_when_read: one query fewer)."""
+    """The replay of game `game_no` (None: the current one) up to its last entry, or up to at least
+    `version` when the caller read that with the table (TableInfo.version_when_read: one query fewer)."""
     game_no = game_no or table.current_game
     if version is None:
         version = store.version(table.code, game_no)
-    key = (store.url, table.code, game_no, version)
-    hit = _cache.get(key)
-    if hit is not None:
-        return hit
+    key = (store.url, table.code, game_no)
+    known = _cache.get(key)
+    if known is not None and known.version >= version:
+        return known
+    rep = (known is not None and _replayed_on(store, known)) or _replayed(store, table, game_no)
+    _cache.put(key, rep)
+    return rep
+
+
+def _replayed(store: Store, table: TableInfo, game_no: int) -> Replay:
+    """The game's whole log, replayed from the start."""
     info = store.game(table.code, game_no)
     if info is None:
         raise TableError(404, f"Table {table.code} has no game {game_no}.")
@@ -112,10 +125,25 @@ def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
     game = get_game(info.game)
     eff = effective_entries(entries)
     before, state = replay_entries(game, len(table.seats), info.options, eff)
-    rep = Replay(game, info, entries[-1].seq if entries else 0, tuple(entries), tuple(eff),
-                 tuple(before), state)
-    _cache.put((store.url, table.code, game_no, rep.version), rep)
-    return rep
+    return Replay(game, info, entries[-1].seq if entries else 0, tuple(entries), tuple(eff),
+                  tuple(before), state)
+
+
+def _replayed_on(store: Store, known: Replay) -> Replay | None:
+    """`known` with the entries logged after it applied on top, or None when one of them is an undo
+    (what counts changes: the game is replayed from the start)."""
+    newer = store.entries_after(known.info.table_code, known.info.game_no, known.version)
+    if not newer or any(e.kind == UNDO for e in newer):
+        return None
+    state, before = known.state, list(known.before)
+    for e in newer:
+        before.append(state)
+        state = known.game.apply(state, e.seat, e.as_entry())
+    # the entry that ended the game also stamped it finished: read when, as the store has it
+    info = known.info if not known.game.finished(state) else (
+        store.game(known.info.table_code, known.info.game_no) or known.info)
+    return Replay(known.game, info, newer[-1].seq, known.entries + tuple(newer), known.effective + tuple(newer),
+                  tuple(before), state)
 
 
 def check_key(key) -> str | None:
@@ -188,7 +216,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         info = rep.info if result is None else (store.game(table.code, game_no) or rep.info)
         after = Replay(rep.game, info, saved.seq, rep.entries + (saved,), tuple(new_eff),
                        tuple(new_before), new_state)
-        _cache.put((store.url, table.code, game_no, saved.seq), after)
+        _cache.put((store.url, table.code, game_no), after)
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
 

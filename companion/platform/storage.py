@@ -165,6 +165,9 @@ POLL_MARKER = select(*MARKER).where(tables_t.c.code == _CODE)
 MARKERS = select(tables_t.c.code, *MARKER).where(tables_t.c.code.in_(bindparam("codes", expanding=True)))
 ENTRIES = select(entries_t).where(
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO).order_by(entries_t.c.seq)
+ENTRIES_AFTER = select(entries_t).where(
+    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
+    entries_t.c.seq > bindparam("after")).order_by(entries_t.c.seq)
 ENTRY_BY_KEY = select(entries_t).where(
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
     entries_t.c.seat == bindparam("seat"), entries_t.c.key == bindparam("key"))
@@ -481,6 +484,7 @@ class Store:
         self._poll_marker = Prepared(self.engine, POLL_MARKER)
         self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS)
         self._append_while_held = Prepared(self.engine, APPEND_WHILE_HELD)
+        self._entries_after = Prepared(self.engine, ENTRIES_AFTER)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
@@ -660,6 +664,10 @@ class Store:
         with self.reads.connect() as conn:
             rows = conn.execute(ENTRIES, {"code": code, "game_no": game_no}).mappings().all()
         return [_entry(r) for r in rows]
+
+    def entries_after(self, code: str, game_no: int, seq: int) -> list[Entry]:
+        """The entries of a game logged after sequence number `seq`, in order."""
+        return [_entry(r) for r in self._entries_after.rows({"code": code, "game_no": game_no, "after": seq})]
 
     def entry_by_key(self, code: str, game_no: int, seat: int | None, key: str) -> Entry | None:
         with self.reads.connect() as conn:
