@@ -524,18 +524,20 @@ async def amain(args):
     baseline_cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"]
     try:
         app = await run("companion", lambda port: server_command(args, port), env, args, games, False)
+        print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
+        print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
+              f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
+              f"first loads took {app['first_load_s']:.1f} s, "
+              f"opening every stream {app['streams_s']:.1f} s")
+        a = report(app)  # printed before the baseline runs: a baseline that fails leaves this figure
+        sys.stdout.flush()
         base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
     finally:
         drop_schema()
         if args.server_log:
             shutil.copy(tmp / "companion.log", args.server_log)
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
-    print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
-          f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
-          f"first loads took {app['first_load_s']:.1f} s, "
-          f"opening every stream {app['streams_s']:.1f} s")
-    a, b = report(app), report(base)
+    b = report(base)
     if args.idle:
         return
     print(f"ratio     entry p50 x{a['entry_p50'] / b['entry_p50']:.1f}, live delay p50 x"
