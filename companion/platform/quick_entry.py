@@ -2,9 +2,8 @@
 
 `POST /api/tables/<code>/entries` with a seat token is what a client at play sends most, after the
 change check. Flask's request handling (its contexts, the hooks every other route needs, the JSON
-response) cost more than the entry's own work, so the plain case is taken here: the same table read,
-the same token check, the same `play.record` (the rules' check, the append, the live notice) and the
-answer the route gives. Anything else goes on to the `api.add_entry` route, which answers it with its
+response) cost more than the entry's own work, so the plain case is taken here: the same token check,
+the same `play.record` (the rules' check, the append, the live notice) and the answer the route gives. Anything else goes on to the `api.add_entry` route, which answers it with its
 reason as it always has: a host token, a "seat" field, an undo, a body that is not a small JSON object
 or holds text or numbers `hardening` refuses, a client whose not-found allowance is spent, an unknown
 table or token, an entry the rules refuse, a database fault. Every one of those writes nothing here
@@ -39,9 +38,10 @@ class QuickEntry:
 
     It keeps each table as it last read it and the latest version it recorded there, so an entry
     costs one statement: the append, which itself checks that the token is still the seat's and the
-    game still the table's current one (`holder`), and whose sequence number is taken only once. A
-    copy gone out of date (another process wrote, a rematch, a seat moved) fails one of those checks
-    and nothing is written; the table is read afresh and the route takes that request."""
+    game still the table's current one (`holder`), and whose sequence number is taken only once. When
+    another process wrote meanwhile, the number is taken and `record` judges the entry again against
+    the log as it now is. When a seat moved or a rematch began, the check fails and nothing is
+    written: the copy is dropped and the route takes the request."""
 
     def __init__(self, wsgi_app, store: Store, allowance: NotFoundAllowance, max_body: int):
         self.wsgi_app, self.store, self.allowance, self.max_body = wsgi_app, store, allowance, max_body
