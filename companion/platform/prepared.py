@@ -93,6 +93,8 @@ class Prepared:
         """The driver's error as SQLAlchemy raises it; a lost connection leaves the pool."""
         lost = self.dialect.is_disconnect(exc, fairy.dbapi_connection, cursor)
         if lost:
-            fairy.invalidate(exc)
+            # as SQLAlchemy's own Connection does on a disconnect: every connection the pool made before
+            # this one is replaced at its next checkout (after a database restart none of them works)
+            self.engine.pool._invalidate(fairy, exc)
         return DBAPIError.instance(self.sql, params, exc, self.dialect.loaded_dbapi.Error,
                                    connection_invalidated=lost, dialect=self.dialect)

@@ -106,6 +106,26 @@ def test_after_postgresql_restarts_while_the_app_is_idle_the_first_tap_is_saved(
     app.extensions["store"].dispose()
 
 
+def test_after_postgresql_restarts_the_first_tap_that_meets_a_dead_connection_replaces_them_all(private_postgres):
+    """A pool holding several connections when the server restarts: the first request that meets one
+    of them dead is a 503, and it has the pool replace every one of them, so the next tap is saved."""
+    app = create_app({"DATABASE_URL": private_postgres.url, "TESTING": True, "SECRET_KEY": "t"})
+    client, store = app.test_client(), app.extensions["store"]
+    table = new_table(client, options={"turn_order": False})
+    held = [store.engine.connect() for _ in range(4)]  # a busy moment: four connections at once
+    for conn in held:
+        conn.close()  # back to the pool, which keeps them
+    assert post_entry(client, table, 0, kind="score", dice=ROUNDS[0][0], category=ROUNDS[0][1]).status_code == 201
+    private_postgres.stop("fast")
+    private_postgres.start()
+    met = post_entry(client, table, 0, kind="score", dice=ROUNDS[1][0], category=ROUNDS[1][1])
+    assert met.status_code in (201, 503)
+    for dice, box in ROUNDS[1 if met.status_code == 503 else 2:]:
+        assert post_entry(client, table, 0, kind="score", dice=dice, category=box).status_code == 201
+    assert [e["category"] for e in log(client, table["code"])] == [box for _, box in ROUNDS]
+    store.dispose()
+
+
 def sqlite_app(path):
     app = create_app({"DATABASE_URL": f"sqlite:///{path}", "TESTING": True, "SECRET_KEY": "t"})
     return app, app.extensions["store"]
