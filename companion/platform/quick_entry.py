@@ -36,7 +36,7 @@ KNOWN_TABLES = 10_000  # tables whose last read is kept (a few hundred bytes eac
 class QuickEntry:
     """WSGI middleware in front of the Flask app (inside ProxyFix, so REMOTE_ADDR is the client's).
 
-    It keeps each table as it last read it and the latest version it recorded there, so an entry
+    It keeps each table as it last read it (the replay cache keeps its newest replay), so an entry
     costs one statement: the append, which itself checks that the token is still the seat's and the
     game still the table's current one (`holder`), and whose sequence number is taken only once. When
     another process wrote meanwhile, the number is taken and `record` judges the entry again against
@@ -45,7 +45,7 @@ class QuickEntry:
 
     def __init__(self, wsgi_app, store: Store, allowance: NotFoundAllowance, max_body: int):
         self.wsgi_app, self.store, self.allowance, self.max_body = wsgi_app, store, allowance, max_body
-        self.known: dict[str, tuple[TableInfo, int]] = {}  # code -> (table as read, latest version here)
+        self.known: dict[str, TableInfo] = {}  # code -> the table as last read here
 
     def __call__(self, environ, start_response):
         answer = self.recorded(environ)
@@ -69,23 +69,23 @@ class QuickEntry:
         return b'{"seq":%d,"version":%d}\n' % (saved.seq, saved.seq)  # jsonify's bytes for the route's answer
 
     def _record(self, code: str, token: str, body: dict) -> Entry | None:
-        table, version = self.known.get(code) or (None, None)
+        table = self.known.get(code)
         seat = seat_for_token(table, token) if table is not None else None
         if seat is None:  # not known here, or a token this copy of the table has not seen yet
             table = self.store.table(code)
             seat = seat_for_token(table, token) if table is not None else None
             if seat is None:
                 return None
-            version = table.version_when_read
-        replay = load_replay(self.store, table, version=version)
+        # at least the version read with the table: the newest replay this process has, if it has one
+        replay = load_replay(self.store, table, version=table.version_when_read)
         entry = {k: v for k, v in body.items() if k != "key"}
-        saved, after, created = record(self.store, table, seat, entry, body.get("key"), replay=replay,
+        saved, _, created = record(self.store, table, seat, entry, body.get("key"), replay=replay,
                                        device=fingerprint(token), holder=token)
         if not created:
             return None  # an idempotency key seen before: the route marks its answer as a replay
         if len(self.known) >= KNOWN_TABLES:
             self.known.clear()
-        self.known[code] = (table, after.version)
+        self.known[code] = table
         return saved
 
     def _plain_request(self, environ) -> tuple[str | None, str | None, dict | None]:
