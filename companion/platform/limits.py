@@ -96,6 +96,10 @@ class NotFoundAllowance:
             self.unspent_until[client] = time.monotonic() + UNSPENT_FOR
         return spent
 
+    def spent_by(self, environ) -> list:
+        """`spent` for the client of a WSGI request that Flask has not seen (quick_poll, quick_entry)."""
+        return self.spent(environ.get("REMOTE_ADDR") or "127.0.0.1")
+
     def refuse_when_spent(self) -> None:
         """before_request."""
         if self._static_file():

@@ -97,7 +97,7 @@ class QuickEntry:
         header = environ.get("HTTP_AUTHORIZATION", "")
         token = header[len("Bearer "):].strip() if header.startswith("Bearer ") else ""
         if (code is None or not token or environ.get("CONTENT_TYPE") != "application/json"
-                or environ.get("QUERY_STRING") or self.allowance.spent(environ.get("REMOTE_ADDR") or "127.0.0.1")):
+                or environ.get("QUERY_STRING") or self.allowance.spent_by(environ)):
             return None, None, None
         try:
             length = int(environ.get("CONTENT_LENGTH") or 0)

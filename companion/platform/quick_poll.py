@@ -43,7 +43,7 @@ class QuickPoll:
         code = valid_code(path[len(PREFIX):-len(SUFFIX)])
         query = environ.get("QUERY_STRING", "")
         seen = parse_marker(query[2:]) if query.startswith("v=") and "&" not in query else None
-        if code is None or seen is None or self.allowance.spent(environ.get("REMOTE_ADDR") or "127.0.0.1"):
+        if code is None or seen is None or self.allowance.spent_by(environ):
             return False
         try:
             return self.store.poll_marker(code) == seen
