@@ -7,13 +7,15 @@ bench/hello_wsgi.py (a bare hello-world WSGI app on the same server software), t
 request at a time over a kept-alive connection: the unchanged change check (poll), an entry's round
 trip through the phone page (HTML) and through the API, /history with 10 and 10,000 finished
 tables, and the Dice and Slice table view and board fragment at the start, middle and end of a
-6-player random game. Prints medians and each one's ratio to the hello world. Asserts nothing
+6-player random game; and the API entry in turn with the POST hello world (the ratio of each pair).
+Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
 from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import random
@@ -125,8 +127,9 @@ def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
     return times(one, samples)
 
 
-def hello_post_times(port: int, samples: int) -> list[float]:
-    """The hello world taking an entry's request (the same JSON body and token header) and answering 201."""
+def hello_post_one(port: int):
+    """One timed request of the hello world taking an entry's request (the same JSON body and token
+    header), answered with a 201."""
     c = Client(port)
     entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}
     headers = {"Authorization": "Bearer " + "x" * 43}
@@ -136,7 +139,11 @@ def hello_post_times(port: int, samples: int) -> list[float]:
         assert status == 201, status
         return t
     one()
-    return times(one, samples)
+    return one
+
+
+def hello_post_times(port: int, samples: int) -> list[float]:
+    return times(hello_post_one(port), samples)
 
 
 def dicez_table(c: Client, players: int, pass_and_play: bool) -> dict:
@@ -181,10 +188,10 @@ def html_entry_times(port: int, samples: int) -> list[float]:
     return out[:samples]
 
 
-def api_entry_times(port: int, samples: int) -> list[float]:
-    """Each seat's own client scoring boxes through the JSON API."""
-    out: list[float] = []
-    while len(out) < samples:
+def api_entries(port: int):
+    """Each seat's own client scoring boxes through the JSON API: one timed entry per next() (a new
+    table, untimed, after every 65)."""
+    while True:
         c = Client(port)
         table = dicez_table(c, PLAYERS, False)
         for box in BOXES:
@@ -193,8 +200,19 @@ def api_entry_times(port: int, samples: int) -> list[float]:
                 status, body, t = c.request("POST", f"/api/tables/{table['code']}/entries", entry,
                                             {"Authorization": f"Bearer {seat['token']}"})
                 assert status == 201, (status, body)
-                out.append(t)
-    return out[:samples]
+                yield t
+
+
+def api_entry_times(port: int, samples: int) -> list[float]:
+    return list(itertools.islice(api_entries(port), samples))
+
+
+def paired_entry_times(app_port: int, hello_port: int, samples: int) -> tuple[list[float], list[float]]:
+    """The API entry and the POST hello world one after the other, `samples` times: both meet the
+    machine's drifting load alike, so the ratio of each pair is the steadiest figure of the two."""
+    entries, hello = api_entries(app_port), hello_post_one(hello_port)
+    pairs = [(next(entries), hello()) for _ in range(samples)]
+    return [a for a, _ in pairs], [b for _, b in pairs]
 
 
 def add_finished_tables(db: Path, count: int) -> None:
@@ -315,6 +333,7 @@ def main() -> None:
     try:
         time.sleep(0.5)
         rows: list[tuple[str, list[float]]] = []
+        paired = None
         hello = hello_times(hello_port, args.samples)
         hello_204 = hello_times(hello_port, args.samples, "/204")
         hello_post = hello_post_times(hello_port, args.samples)
@@ -323,6 +342,7 @@ def main() -> None:
         if not only or "entry" in only:
             rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, args.samples)))
             rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, args.samples)))
+            paired = paired_entry_times(app_port, hello_port, args.samples)
         if not only or "history" in only:
             add_finished_tables(db, 10)
             rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
@@ -351,6 +371,10 @@ def main() -> None:
             print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
                   + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
                   + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
+        if paired:
+            ratios = [a / b for a, b in zip(*paired)]
+            print(f"{'API entry and POST hello world in turn: their medians, and of each pair':<72} "
+                  f"{median_ms(paired[0]):7.2f}ms {median_ms(paired[1]):.2f}ms   {statistics.median(ratios):.2f} x")
     finally:
         for p in procs:
             p.terminate()

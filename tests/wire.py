@@ -34,11 +34,13 @@ class Sizes:
         self.br += other.br
 
 
-def fetch(client, path: str) -> Sizes:
-    """One GET as a phone's browser makes it, measured as sent in each encoding."""
+def fetch(client, path: str, htmx: bool = True) -> Sizes:
+    """One GET as a phone's browser makes it (`htmx`: a fragment htmx asks for, else a load of the
+    page or a file), measured as sent in each encoding."""
     sizes = Sizes()
     for encoding in ENCODINGS:
-        resp = client.get(path, headers={"Accept-Encoding": encoding, "HX-Request": "true"})
+        headers = {"Accept-Encoding": encoding, **({"HX-Request": "true"} if htmx else {})}
+        resp = client.get(path, headers=headers)
         assert resp.status_code == 200, (path, resp.status_code)
         body = resp.get_data()
         sent = resp.headers.get("Content-Encoding", "identity")
@@ -54,7 +56,7 @@ def first_load(client, code: str, seat: int) -> tuple[Sizes, list[str]]:
     html = client.get(page).get_data(as_text=True)
     total, files = Sizes(), ASSET.findall(html)
     for path in [page, *files]:
-        total.add(fetch(client, path.replace("&amp;", "&")))
+        total.add(fetch(client, path.replace("&amp;", "&"), htmx=False))
     return total, files
 
 

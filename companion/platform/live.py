@@ -249,15 +249,17 @@ class PostgresBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one listening connection per process."""
 
     def __init__(self, engine, conninfo: str, channel: str):
-        # a notice sent in autocommit goes out at once, in one round trip (not BEGIN, it, COMMIT)
-        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        from sqlalchemy import bindparam, func, select
+
+        from .prepared import Prepared
+
+        # a notice sent in autocommit (as Prepared reads on PostgreSQL) goes out at once, in one
+        # round trip (not BEGIN, it, COMMIT); every entry sends one
+        self.notify = Prepared(engine, select(func.pg_notify(bindparam("channel"), bindparam("payload"))))
         self.conninfo, self.channel = conninfo, channel
 
     def publish(self, origin: str, code: str) -> None:
-        from sqlalchemy import func, select
-
-        with self.engine.connect() as conn:
-            conn.execute(select(func.pg_notify(self.channel, f"{origin} {code}")))
+        self.notify.rows({"channel": self.channel, "payload": f"{origin} {code}"})
 
     def start(self, live: Live) -> None:
         _daemon(lambda: self._listen(live), "companion-live-postgres")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import brotli
 import rcssmin
 import rjsmin
-from flask import Flask, Response, abort, request, url_for
+from flask import Flask, Response, abort, current_app, request, url_for
 from flask_compress import Compress
 from werkzeug.security import safe_join
 
@@ -31,6 +31,11 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every 
 YEAR = 31536000
 UNVERSIONED_MAX_AGE = 300  # a page's old copy names a file without (or with an older) version
 ENCODINGS = ("br", "gzip")
+# A fragment (an htmx request: a sheet redrawn after a change, a preview) is drawn for one phone and
+# sent once, and at a venue the process draws hundreds a second. Brotli's level 4 takes about half
+# of level 6's time on one (0.15 against 0.23-0.46 ms for 9-24 KB of HTML) for 5-10 % more bytes;
+# first loads keep level 6 (their 25 KB budget is the tighter one). docs/benchmarks.md has the figures.
+FRAGMENT_BR_LEVEL = 4
 BUNDLES = "bundles/"  # the folder a bundle's URL names; no file under static/ lives there
 # Between a bundle's files: a newline ends a file's last line even if it is a comment, and the
 # semicolon ends its last statement, so the next file's first line cannot continue it.
@@ -133,6 +138,21 @@ class StaticFiles:
         return resp.make_conditional(request)
 
 
+def compress_fragment(resp: Response) -> Response:
+    """after_request: an htmx fragment a phone takes as brotli, at FRAGMENT_BR_LEVEL. Flask-Compress
+    leaves an answer that is already encoded alone (it still adds the Vary header), and does the rest."""
+    if (request.headers.get("HX-Request") != "true" or resp.is_streamed or resp.direct_passthrough
+            or not 200 <= resp.status_code < 300 or resp.mimetype not in COMPRESSED_MIMETYPES
+            or "Content-Encoding" in resp.headers
+            or request.accept_encodings.best_match(ENCODINGS, default="identity") != "br"):
+        return resp
+    data = resp.get_data()
+    if len(data) >= current_app.config["COMPRESS_MIN_SIZE"]:
+        resp.set_data(brotli.compress(data, quality=FRAGMENT_BR_LEVEL))
+        resp.headers["Content-Encoding"] = "br"
+    return resp
+
+
 def minified(filename: str, raw: bytes) -> bytes:
     """Our own scripts and style sheets without comments and indentation (a third smaller); a file
     whose name says it is minified already (htmx) is left as it is. A script of ours goes out as terser
@@ -155,6 +175,7 @@ def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)  # below about this, the headers outweigh the saving
     app.config.setdefault("COMPRESS_STREAMS", False)  # a streamed answer (a live stream) goes out as it is
     Compress(app)
+    app.after_request(compress_fragment)  # registered after Flask-Compress's hook, so it runs first
     files = StaticFiles(app.static_folder, bundles)
     app.extensions["static_files"] = files
     app.jinja_env.globals["bundle_url"] = files.bundle_url

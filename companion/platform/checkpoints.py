@@ -1,0 +1,78 @@
+"""SQLite's checkpoints, moved off the request path.
+
+In WAL mode SQLite writes each commit to the `-wal` file and, once that holds 1,000 pages, copies it
+back into the database file during the commit that crossed the line (a checkpoint), with an fsync of
+both files. On this machine's virtual disk that fsync took from a few to about 100 ms, about every
+250 entries. Under gevent the whole process waits for it: every phone's stream and fetch, not only the
+entry that happened to commit then. The entry path's mean commit was 50-200 µs though its median is
+15 µs (bench/bench_hot_paths.py; docs/benchmarks.md).
+
+So commits leave the work to a `Checkpointer`: every CHECKPOINT_SECONDS, if the database changed, it
+runs a PASSIVE checkpoint (which never blocks a writer) from a real thread of the operating system, so
+the fsync holds no request. What it syncs and when is what SQLite did before (the durability of
+`synchronous=NORMAL`): a commit is on disk through the operating system at once, and synced at the next
+checkpoint. If it falls behind (a reader holding the log), a commit still checkpoints once the log
+reaches BACKSTOP_PAGES.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT_SECONDS = 1.0
+BACKSTOP_PAGES = 20_000  # about 80 MB of log: SQLite's own checkpoint, only if this one fell behind
+
+
+def off_the_loop(fn):
+    """`fn()`, from a thread of the operating system when gevent has made threads cooperative (a
+    call that blocks in C would otherwise hold every greenlet), else here."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return fn()
+    if not monkey.is_module_patched("threading"):
+        return fn()
+    import gevent
+
+    return gevent.get_hub().threadpool.apply(fn)
+
+
+class Checkpointer:
+    """The checkpoints of one SQLite file, for the process that writes it (started at its first
+    connection, so a pre-forking server starts one in each worker)."""
+
+    def __init__(self, path: str, interval: float = CHECKPOINT_SECONDS):
+        self.path, self.interval = path, interval
+        self.stopped = threading.Event()
+        self.pid: int | None = None
+        self.runs = 0  # checkpoints made (the tests wait for one)
+
+    def ensure_running(self) -> None:
+        if self.pid == os.getpid() or self.stopped.is_set():
+            return
+        self.pid = os.getpid()
+        threading.Thread(target=self._loop, name="companion-sqlite-checkpoints", daemon=True).start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def _loop(self) -> None:
+        conn, seen = None, None
+        while not self.stopped.wait(self.interval):
+            try:
+                conn = conn or sqlite3.connect(self.path, timeout=1, check_same_thread=False)
+                version = conn.execute("PRAGMA data_version").fetchone()[0]  # moves with others' commits
+                if version != seen:
+                    off_the_loop(lambda: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
+                    seen, self.runs = version, self.runs + 1
+            except sqlite3.Error:
+                log.warning("could not checkpoint %s; SQLite's own checkpoint still runs", self.path, exc_info=True)
+                if conn is not None:
+                    conn.close()
+                conn, seen = None, None
+        if conn is not None:
+            conn.close()
