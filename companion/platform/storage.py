@@ -24,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, Opera
 from sqlalchemy.schema import CreateIndex
 
 from .checkpoints import BACKSTOP_PAGES, Checkpointer
-from .prepared import Prepared
+from .prepared import KeptConnection, Prepared
 
 # Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
@@ -301,9 +301,8 @@ def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 15, "check_same_thread": False})
-        path = engine.url.database
-        checkpoints = engine.checkpoints = (Checkpointer(path) if path and path != ":memory:"
-                                            and not path.startswith("file:") else None)
+        path = sqlite_file_of(engine)
+        checkpoints = engine.checkpoints = Checkpointer(path) if path else None
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):
@@ -363,30 +362,41 @@ def _ping_idle_connections(engine: Engine) -> None:
             raise DisconnectionError("the PostgreSQL connection was lost while it sat in the pool") from exc
 
 
+def sqlite_file_of(engine: Engine) -> str | None:
+    """The path of an SQLite engine's database file (None: in memory)."""
+    path = engine.url.database
+    return None if not path or path == ":memory:" or path.startswith("file:") else path
+
+
+def _file_identity(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def same_sqlite_file(path: str, info: dict) -> bool:
+    """Whether a connection (its pool record's `info`) still writes to the file at `path`."""
+    try:
+        return _file_identity(path) == info.get("sqlite_file")
+    except OSError:
+        return False
+
+
 def _watch_sqlite_file(engine: Engine) -> None:
     """SQLite's pre-ping: an open connection keeps writing to its file even after the file or its
     folder is gone (a disk unplugged, a folder moved), so writes would land where nobody reads
     them. Before lending a connection, check its file is still the one at the path; if not,
     reconnect, which fails (a 503) until the file is back."""
-    path = engine.url.database
-    if not path or path == ":memory:" or path.startswith("file:"):
+    path = sqlite_file_of(engine)
+    if path is None:
         return
-
-    def identity():
-        st = os.stat(path)
-        return st.st_dev, st.st_ino
 
     @event.listens_for(engine, "connect")
     def _remember(_dbapi_conn, record):
-        record.info["sqlite_file"] = identity()
+        record.info["sqlite_file"] = _file_identity(path)
 
     @event.listens_for(engine, "checkout")
     def _check(_dbapi_conn, record, _proxy):
-        try:
-            same = identity() == record.info.get("sqlite_file")
-        except OSError:
-            same = False
-        if not same:
+        if not same_sqlite_file(path, record.info):
             raise DisconnectionError("the SQLite file moved or is gone")
 
 
@@ -484,18 +494,27 @@ def add_indexes(engine: Engine) -> None:
                     raise
 
 
+def _kept_connection(engine: Engine) -> KeptConnection | None:
+    if engine.dialect.name != "sqlite":
+        return None
+    path = sqlite_file_of(engine)
+    return KeptConnection(engine, (lambda fairy: same_sqlite_file(path, fairy.info)) if path else (lambda _: True))
+
+
 class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
         self.engine = make_engine(url)
         self.reads = reads_engine(self.engine)
         create_schema(self.engine)
-        # the hot paths' statements, straight on the driver (prepared.py says why)
-        self._table = Prepared(self.engine, TABLE_WITH_SEATS)
-        self._poll_marker = Prepared(self.engine, POLL_MARKER)
-        self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS)
-        self._append_while_held = Prepared(self.engine, APPEND_WHILE_HELD)
-        self._entries_after = Prepared(self.engine, ENTRIES_AFTER)
+        # the hot paths' statements, straight on the driver (prepared.py says why); on SQLite on a
+        # connection kept for them
+        self._kept = _kept_connection(self.engine)
+        self._table = Prepared(self.engine, TABLE_WITH_SEATS, kept=self._kept)
+        self._poll_marker = Prepared(self.engine, POLL_MARKER, kept=self._kept)
+        self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS, kept=self._kept)
+        self._append_while_held = Prepared(self.engine, APPEND_WHILE_HELD, kept=self._kept)
+        self._entries_after = Prepared(self.engine, ENTRIES_AFTER, kept=self._kept)
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
@@ -509,6 +528,8 @@ class Store:
             listener()
         if getattr(self.engine, "checkpoints", None) is not None:
             self.engine.checkpoints.stop()
+        if self._kept is not None:
+            self._kept.close()
         self.engine.dispose()
 
     # ---- tables and seats -------------------------------------------------
