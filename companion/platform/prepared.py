@@ -96,8 +96,10 @@ class Prepared:
         self.keys = tuple(columns.keys()) if columns else ()
         processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self.from_driver = [(i, key, proc) for i, (key, proc) in enumerate(zip(self.keys, processors)) if proc]
-        # PostgreSQL: a read in a transaction of its own is three round trips (see storage.reads_engine)
-        self.autocommit_reads = dialect.name == "postgresql"
+        # PostgreSQL: one statement in a transaction of its own is three round trips (BEGIN, it, and
+        # COMMIT or ROLLBACK; see storage.reads_engine). Each statement here is whole by itself (an
+        # append is one INSERT ... SELECT), so it runs in autocommit: one round trip.
+        self.autocommit = dialect.name == "postgresql"
 
     def _params(self, params: dict):
         values = {k: (self.to_driver[k](v) if k in self.to_driver else v)
@@ -119,7 +121,7 @@ class Prepared:
         return out
 
     def write(self, params: dict) -> int:
-        """Run the statement in a transaction of its own and commit it; the rows it changed."""
+        """Run the statement as a transaction of its own and commit it; the rows it changed."""
         return self._run(params, write=True)
 
     def _checkout(self):
@@ -134,7 +136,7 @@ class Prepared:
     def _run(self, params: dict, write: bool):
         fairy = self._checkout()
         cursor, failed = None, True
-        autocommit = self.autocommit_reads and not write
+        autocommit = self.autocommit
         try:
             if autocommit:
                 self.dialect.set_isolation_level(fairy.dbapi_connection, "AUTOCOMMIT")
@@ -143,7 +145,8 @@ class Prepared:
             if not write:
                 rows, failed = cursor.fetchall(), False
                 return rows
-            fairy.commit()
+            if not autocommit:
+                fairy.commit()
             failed = False
             return cursor.rowcount
         except self.dialect.loaded_dbapi.Error as exc:
