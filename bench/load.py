@@ -549,7 +549,7 @@ def database_for(args, tmp: Path):
     """SQLite in the temporary folder, or a fresh schema of its own on the --database-url server."""
     if not args.database_url:
         return f"sqlite:///{tmp / 'load.sqlite'}", lambda: None
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine, make_url, text
 
     from companion.platform.storage import normalize_url
     base = normalize_url(args.database_url)
@@ -562,8 +562,9 @@ def database_for(args, tmp: Path):
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
-    sep = "&" if "?" in base else "?"
-    return f"{base}{sep}options=-csearch_path%3D{schema}", drop
+    url = make_url(base)  # the schema joins any options the given URL has (say -csynchronous_commit=off)
+    options = " ".join(filter(None, (url.query.get("options"), f"-csearch_path={schema}")))
+    return url.update_query_dict({"options": options}).render_as_string(hide_password=False), drop
 
 
 # ---- the baseline: a bare WSGI app on the same gevent server ---------------------------------

@@ -248,7 +248,7 @@ class FileWatch:
 class PostgresBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one listening connection per process."""
 
-    def __init__(self, engine, conninfo: str, channel: str):
+    def __init__(self, engine, channel: str):
         from sqlalchemy import bindparam, func, select
 
         from .prepared import Prepared
@@ -256,7 +256,10 @@ class PostgresBus(Bus):
         # a notice sent in autocommit (as Prepared reads on PostgreSQL) goes out at once, in one
         # round trip (not BEGIN, it, COMMIT); every entry sends one
         self.notify = Prepared(engine, select(func.pg_notify(bindparam("channel"), bindparam("payload"))))
-        self.conninfo, self.channel = conninfo, channel
+        # what SQLAlchemy itself passes to psycopg for this URL (a conninfo string rendered from the
+        # URL would lose what libpq reads differently: a space in `options` came out as "+")
+        self.connect_args = engine.dialect.create_connect_args(engine.url)
+        self.channel = channel
 
     def publish(self, origin: str, code: str) -> None:
         self.notify.rows({"channel": self.channel, "payload": f"{origin} {code}"})
@@ -269,7 +272,8 @@ class PostgresBus(Bus):
 
         while not live.closed.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                args, kwargs = self.connect_args
+                with psycopg.connect(*args, **kwargs, autocommit=True) as conn:
                     conn.execute(f'LISTEN "{self.channel}"')
                     live.refresh_all()  # whatever changed while nobody listened
                     while not live.closed.is_set():
@@ -328,8 +332,7 @@ def make_bus(engine, redis_url: str | None) -> Bus:
     if redis_url:
         return RedisBus(redis_url, name)
     if url.get_backend_name() == "postgresql":
-        conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        return PostgresBus(engine, conninfo, name)
+        return PostgresBus(engine, name)
     if url.database and url.database != ":memory:" and not url.database.startswith("file:"):
         return SqliteBus(url.database)
     return LocalBus()

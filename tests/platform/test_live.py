@@ -205,6 +205,15 @@ def test_two_processes_on_one_database_share_live_updates(db_url, tmp_path):
     _entry_on_a_reaches_a_stream_on_b({**_without_redis(), "DATABASE_URL": db_url}, tmp_path)
 
 
+def test_the_listening_connection_gets_every_option_the_database_url_names(db_url, tmp_path):
+    """A DATABASE_URL whose `options` holds two settings: the LISTEN connection is made with both, as the
+    pool's are (a URL rendered back to text for it had turned the space between them into "+")."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("LISTEN/NOTIFY: PostgreSQL only")
+    url = db_url.replace("options=", "options=-cstatement_timeout%3D30s%20", 1)
+    _entry_on_a_reaches_a_stream_on_b({**_without_redis(), "DATABASE_URL": url}, tmp_path)
+
+
 @pytest.mark.skipif(not os.environ.get("TEST_REDIS_URL"), reason="TEST_REDIS_URL is not set (.ci/run sets it)")
 def test_two_processes_share_live_updates_through_redis(tmp_path):
     url = f"sqlite:///{tmp_path / 'companion.sqlite'}"
