@@ -28,6 +28,8 @@ import threading
 import time
 from typing import Callable
 
+from .storage import sqlite_file_of
+
 log = logging.getLogger(__name__)
 
 Marker = tuple[int, int, int]
@@ -333,9 +335,8 @@ def make_bus(engine, redis_url: str | None) -> Bus:
         return RedisBus(redis_url, name)
     if url.get_backend_name() == "postgresql":
         return PostgresBus(engine, name)
-    if url.database and url.database != ":memory:" and not url.database.startswith("file:"):
-        return SqliteBus(url.database)
-    return LocalBus()
+    path = sqlite_file_of(engine)
+    return SqliteBus(path) if path else LocalBus()
 
 
 def install(store, redis_url: str | None) -> Live:
