@@ -28,6 +28,9 @@ import threading
 import time
 from typing import Callable
 
+from sqlalchemy import bindparam, func, select
+
+from .prepared import Prepared
 from .storage import sqlite_file_of
 
 log = logging.getLogger(__name__)
@@ -251,10 +254,6 @@ class PostgresBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one listening connection per process."""
 
     def __init__(self, engine, channel: str):
-        from sqlalchemy import bindparam, func, select
-
-        from .prepared import Prepared
-
         # a notice sent in autocommit (as Prepared reads on PostgreSQL) goes out at once, in one
         # round trip (not BEGIN, it, COMMIT); every entry sends one
         self.notify = Prepared(engine, select(func.pg_notify(bindparam("channel"), bindparam("payload"))))

@@ -136,16 +136,15 @@ class Prepared:
     def _run(self, params: dict, write: bool):
         fairy = self._checkout()
         cursor, failed = None, True
-        autocommit = self.autocommit
         try:
-            if autocommit:
+            if self.autocommit:
                 self.dialect.set_isolation_level(fairy.dbapi_connection, "AUTOCOMMIT")
             cursor = fairy.cursor()
             cursor.execute(self.sql, self._params(params))
             if not write:
                 rows, failed = cursor.fetchall(), False
                 return rows
-            if not autocommit:
+            if not self.autocommit:
                 fairy.commit()
             failed = False
             return cursor.rowcount
@@ -155,7 +154,7 @@ class Prepared:
             try:
                 if cursor is not None:
                     cursor.close()
-                if autocommit and fairy.is_valid:
+                if self.autocommit and fairy.is_valid:
                     self.dialect.reset_isolation_level(fairy.dbapi_connection)
             finally:
                 if self.kept is not None:

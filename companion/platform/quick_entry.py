@@ -3,10 +3,11 @@
 `POST /api/tables/<code>/entries` with a seat token is what a client at play sends most, after the
 change check. Flask's request handling (its contexts, the hooks every other route needs, the JSON
 response) cost more than the entry's own work, so the plain case is taken here: the same token check,
-the same `play.record` (the rules' check, the append, the live notice) and the answer the route gives. Anything else goes on to the `api.add_entry` route, which answers it with its
-reason as it always has: a host token, a "seat" field, an undo, a body that is not a small JSON object
-or holds text or numbers `hardening` refuses, a client whose not-found allowance is spent, an unknown
-table or token, an entry the rules refuse, a database fault. Every one of those writes nothing here
+the same `play.record` (the rules' check, the append, the live notice) and the answer the route gives.
+Anything else goes on to the `api.add_entry` route, which answers it with its reason as it always has:
+a host token, a "seat" field, an undo, a body that is not a small JSON object or holds text or numbers
+`hardening` refuses, a client whose not-found allowance is spent, an unknown table or token, an entry
+the rules refuse, a database fault. Every one of those writes nothing here
 (record's contract), so the route judges it afresh against the same log.
 """
 from __future__ import annotations
