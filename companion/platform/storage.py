@@ -13,6 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import lru_cache
 
 from sqlalchemy import (
     JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Index, Integer, MetaData,
@@ -436,6 +437,7 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10 ** 6):06d}"
 
 
+@lru_cache(maxsize=8192)  # each entry marks its device by it: the same few tokens, over and over
 def fingerprint(token: str) -> str:
     """What the database keeps of a secret it only needs to recognise (and what marks a device)."""
     return hashlib.sha256(token.encode()).hexdigest()[:32]

@@ -124,8 +124,12 @@ class State:
     options: tuple[tuple[str, bool], ...]
     sheets: tuple[Sheet, ...]
 
+    @cached_property  # read on every entry (roll-by-roll? joker? turn order?); a state never changes
+    def switches(self) -> dict[str, bool]:
+        return dict(self.options)
+
     def option(self, name: str) -> bool:
-        return dict(self.options)[name]
+        return self.switches[name]
 
 
 # --- validation ---------------------------------------------------------------
@@ -307,9 +311,11 @@ def score_box(
 ) -> int:
     """What `box` would score for `dice`. `sheet` (box -> score or None) lets the joker
     rule apply. This does not say whether the box may be chosen: see `preview`."""
-    dice = _check_dice(dice)
-    box = _check_box(box)
-    options = normalize_options(options)
+    return _points(_check_dice(dice), _check_box(box), normalize_options(options), sheet)
+
+
+def _points(dice: tuple[int, ...], box: str, options: Mapping[str, bool], sheet) -> int:
+    """score_box for dice, box and options already checked."""
     joker = options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet)
     return _SCORERS[box](_Roll.of(dice), options, joker)
 
@@ -318,10 +324,10 @@ def preview(state: State, seat: int, dice: Any) -> dict[str, int]:
     """Score of every open box this seat may choose for `dice`, in BOXES order."""
     sheet = state.sheets[_check_seat(state, seat)].by_box()
     dice = _check_dice(dice)
-    options = dict(state.options)
+    options = state.switches
     allowed = _joker_choices(dice, sheet) if options["joker"] else None
     return {
-        box: score_box(dice, box, options, sheet)
+        box: _points(dice, box, options, sheet)
         for box in BOXES
         if sheet[box] is None and (allowed is None or box in allowed)
     }
@@ -445,14 +451,14 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     scores = sheet.by_box()
     if scores[box] is not None:
         raise RuleError(f"{BOX_LABELS[box]} is already filled.", rule="DZ-3")
-    options = dict(state.options)
+    options = state.switches
     if options["joker"]:
         _check_joker_order(dice, box, scores)
 
     extra_bonus = sheet.extra_bonus
     if options["extra_dicez_bonus"] and _is_five_of_a_kind(dice) and scores["dicez"] == DICEZ_SCORE:
         extra_bonus += EXTRA_DICEZ_BONUS
-    points = score_box(dice, box, options, scores)
+    points = _points(dice, box, options, scores)
     new_scores = tuple(points if name == box else score for name, score in zip(BOXES, sheet.scores))
     return Sheet(scores=new_scores, extra_bonus=extra_bonus, rolls=())
 
