@@ -7,7 +7,8 @@ bench/hello_wsgi.py (a bare hello-world WSGI app on the same server software), t
 request at a time over a kept-alive connection: the unchanged change check (poll), an entry's round
 trip through the phone page (HTML) and through the API, /history with 10 and 10,000 finished
 tables, and the Dice and Slice table view and board fragment at the start, middle and end of a
-6-player random game; and the API entry in turn with the POST hello world (the ratio of each pair).
+6-player random game; and the change check and the API entry each in turn with
+the hello world answering as they do and its plain GET (the ratios within each round).
 Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
@@ -116,7 +117,8 @@ def median_ms(samples) -> float:
 
 
 # ---- what is measured ------------------------------------------------------------------------------
-def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
+def hello_one(port: int, path: str = "/"):
+    """One timed GET of the hello world (a 200, or a 204 for /204) per call."""
     c = Client(port)
     c.request("GET", path)
 
@@ -124,7 +126,11 @@ def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
         status, _, t = c.request("GET", path)
         assert status in (200, 204)
         return t
-    return times(one, samples)
+    return one
+
+
+def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
+    return times(hello_one(port, path), samples)
 
 
 def hello_post_one(port: int):
@@ -153,7 +159,8 @@ def dicez_table(c: Client, players: int, pass_and_play: bool) -> dict:
     return json.loads(body)
 
 
-def poll_times(port: int, samples: int) -> list[float]:
+def poll_one(port: int):
+    """One timed unchanged change check per call (a 204)."""
     c = Client(port)
     table = dicez_table(c, 4, False)
     status, body, _ = c.request("GET", f"/t/{table['code']}/poll?v=0.0.0")  # the answer names the marker
@@ -165,7 +172,11 @@ def poll_times(port: int, samples: int) -> list[float]:
         assert status == 204, status
         return t
     c.request("GET", url)
-    return times(one, samples)
+    return one
+
+
+def poll_times(port: int, samples: int) -> list[float]:
+    return times(poll_one(port), samples)
 
 
 def html_entry_times(port: int, samples: int) -> list[float]:
@@ -207,12 +218,17 @@ def api_entry_times(port: int, samples: int) -> list[float]:
     return list(itertools.islice(api_entries(port), samples))
 
 
-def paired_entry_times(app_port: int, hello_port: int, samples: int) -> tuple[list[float], list[float]]:
-    """The API entry and the POST hello world one after the other, `samples` times: both meet the
-    machine's drifting load alike, so the ratio of each pair is the steadiest figure of the two."""
-    entries, hello = api_entries(app_port), hello_post_one(hello_port)
-    pairs = [(next(entries), hello()) for _ in range(samples)]
-    return [a for a, _ in pairs], [b for _, b in pairs]
+def in_turn(samples: int, *series) -> list[list[float]]:
+    """Each of `series` (one timed request per call) once per round, for `samples` rounds: all of them
+    meet the machine's drifting load alike, so the ratio within a round is the steadiest figure.
+    Series timed one after the other moved by a third between runs a minute apart."""
+    rounds = [[one() for one in series] for _ in range(samples)]
+    return [list(column) for column in zip(*rounds)]
+
+
+def round_ratios(measured: list[float], baseline: list[float]) -> float:
+    """The median of measured / baseline, round by round."""
+    return statistics.median(a / b for a, b in zip(measured, baseline))
 
 
 def add_finished_tables(db: Path, count: int) -> None:
@@ -333,16 +349,20 @@ def main() -> None:
     try:
         time.sleep(0.5)
         rows: list[tuple[str, list[float]]] = []
-        paired = None
+        paired: dict[str, list[list[float]]] = {}  # what, timed in turn with the POST or 204 hello and the GET hello
         hello = hello_times(hello_port, args.samples)
         hello_204 = hello_times(hello_port, args.samples, "/204")
         hello_post = hello_post_times(hello_port, args.samples)
         if not only or "poll" in only:
             rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
+            paired["change check"] = in_turn(args.samples, poll_one(app_port), hello_one(hello_port, "/204"),
+                                             hello_one(hello_port))
         if not only or "entry" in only:
             rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, args.samples)))
             rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, args.samples)))
-            paired = paired_entry_times(app_port, hello_port, args.samples)
+            entries = api_entries(app_port)
+            paired["API entry"] = in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
+                                          hello_one(hello_port))
         if not only or "history" in only:
             add_finished_tables(db, 10)
             rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
@@ -371,10 +391,11 @@ def main() -> None:
             print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
                   + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
                   + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
-        if paired:
-            ratios = [a / b for a, b in zip(*paired)]
-            print(f"{'API entry and POST hello world in turn: their medians, and of each pair':<72} "
-                  f"{median_ms(paired[0]):7.2f}ms {median_ms(paired[1]):.2f}ms   {statistics.median(ratios):.2f} x")
+        for what, (measured, like, get) in paired.items():
+            twin = "POST" if what == "API entry" else "204"
+            print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
+                  f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
+                  f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
     finally:
         for p in procs:
             p.terminate()

@@ -32,6 +32,11 @@ over the load, as % of one core) and peak RSS (VmRSS of /proc/<pid>/status, samp
 bytes per phone per minute (bytes read on the stream and the fragment fetches, headers included);
 the CPU the VM's host took for other guests over the window (steal, from /proc/stat: on a shared
 machine the same run differs by that much). One asyncio event loop with raw streams drives every connection.
+
+On PostgreSQL it also times a commit alone beside the load (`CommitProbe`: one insert every 0.2 s on
+a connection of its own) and says how many of the entries over 50 ms overlapped a commit alone over
+50 ms: a commit waits for the fsync of the database's log, so a disk that stalls shows there too,
+apart from the companion.
 """
 from __future__ import annotations
 
@@ -49,6 +54,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -148,6 +154,7 @@ def _decode(rh: dict, data: bytes) -> bytes:
 class Stats:
     def __init__(self):
         self.entry_rtt, self.delay = [], []
+        self.entry_spans: list[tuple[float, float]] = []  # (sent, answered), perf_counter: see CommitProbe
         self.errors: dict[str, int] = {}
         self.requests = 0
         self.phone_requests = 0  # what the phones themselves ask: stream (re)opens and fragment GETs
@@ -343,6 +350,7 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
         t.accepted[key] = (t1, seat)
         if stats.measuring:
             stats.entry_rtt.append(t1 - t0)
+            stats.entry_spans.append((t0, t1))
             # phones that had the new fragment before this answer: a delay of 0
             stats.delay.extend(0.0 for other, _ in t.early.pop(key, ()) if other != seat)
             stats.requests += 1
@@ -462,12 +470,18 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
         cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
         steal0 = machine_steal()
         own0 = time.process_time()  # this load generator shares the machine's cores with the server
+        probe = None if baseline or not env["DATABASE_URL"].startswith("postgresql") else CommitProbe(env["DATABASE_URL"])
         stats.measuring = True
+        if probe:
+            probe.start()
         end = time.monotonic() + args.duration
         while time.monotonic() < end:
             await asyncio.sleep(0.5)
             peak = max(peak, tree_rss_mb(proc.pid))
         stats.measuring = False
+        if probe:
+            probe.stopped.set()
+            probe.join(10)
         wall, cpu, own = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0, time.process_time() - own0
         steal1 = machine_steal()
         steal = 100 * (steal1[0] - steal0[0]) / max(steal1[1] - steal0[1], 1e-9)
@@ -475,7 +489,7 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"label": label, "stats": stats, "wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak,
+        return {"label": label, "stats": stats, "probe": probe, "wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak,
                 "phones": len(phones), "first_load_s": first_load_s, "streams_s": streams_s,
                 "games": sorted({t.game_id for t in tables})}
     finally:
@@ -530,6 +544,8 @@ async def amain(args):
               f"first loads took {app['first_load_s']:.1f} s, "
               f"opening every stream {app['streams_s']:.1f} s")
         a = report(app)  # printed before the baseline runs: a baseline that fails leaves this figure
+        if app["probe"]:
+            report_probe(app["probe"], app["stats"])
         sys.stdout.flush()
         base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
     finally:
@@ -565,6 +581,57 @@ def database_for(args, tmp: Path):
     url = make_url(base)  # the schema joins any options the given URL has (say -csynchronous_commit=off)
     options = " ".join(filter(None, (url.query.get("options"), f"-csearch_path={schema}")))
     return url.update_query_dict({"options": options}).render_as_string(hide_password=False), drop
+
+
+# ---- what the database's own commit costs beside the load (PostgreSQL) -------------------------
+class CommitProbe(threading.Thread):
+    """A commit alone, beside the load: every PROBE_EVERY s, one row inserted in autocommit on a
+    connection of its own to the run's database, timed. On PostgreSQL a commit waits for the fsync
+    of its log; where the machine's disk stalls, this shows it apart from the companion, and
+    `report_probe` counts the long entries that overlapped a long commit alone."""
+
+    PROBE_EVERY = 0.2  # a few fsyncs a second more, beside the 7-10 a second of 200 tables' entries
+
+    def __init__(self, database_url: str):
+        super().__init__(daemon=True)
+        from sqlalchemy import make_url
+        url = make_url(database_url)
+        self.conninfo = {"host": url.host or "127.0.0.1", "port": url.port or 5432, "user": url.username,
+                         "dbname": url.database, "password": url.password, "options": url.query.get("options")}
+        self.spans: list[tuple[float, float]] = []
+        self.stopped = threading.Event()
+        self.checkpoints: tuple[int, int] = (0, 0)  # PostgreSQL's own checkpoints over the window
+
+    def run(self):
+        import psycopg
+        with psycopg.connect(**{k: v for k, v in self.conninfo.items() if v is not None}, autocommit=True) as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS load_probe (at timestamptz NOT NULL)")
+            before = self._checkpoints(conn)
+            while not self.stopped.wait(self.PROBE_EVERY):
+                t0 = time.perf_counter()
+                conn.execute("INSERT INTO load_probe (at) VALUES (now())")
+                self.spans.append((t0, time.perf_counter()))
+            after = self._checkpoints(conn)
+            self.checkpoints = (before, after)
+
+    @staticmethod
+    def _checkpoints(conn) -> int:
+        return conn.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()[0]
+
+
+def report_probe(probe: CommitProbe, stats: Stats, slow: float = 0.05) -> None:
+    times = [b - a for a, b in probe.spans]
+    if not times:
+        return
+    long_commits = [(a, b) for a, b in probe.spans if b - a > slow]
+    long_entries = [(a, b) for a, b in stats.entry_spans if b - a > slow]
+    overlapped = sum(any(a < d and c < b for c, d in long_commits) for a, b in long_entries)
+    before, after = probe.checkpoints
+    print(f"          a commit alone beside the load (one insert every {probe.PROBE_EVERY} s, n={len(times)}): "
+          f"p50 {pct(times, 50):.2f} ms p99 {pct(times, 99):.1f} ms max {max(times) * 1000:.0f} ms, "
+          f"{len(long_commits)} over {slow * 1000:.0f} ms | entries over {slow * 1000:.0f} ms: {len(long_entries)}, "
+          f"{overlapped} of them while a commit alone took over {slow * 1000:.0f} ms | PostgreSQL checkpoints "
+          f"begun in the window: {after - before}")
 
 
 # ---- the baseline: a bare WSGI app on the same gevent server ---------------------------------
