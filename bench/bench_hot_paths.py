@@ -220,8 +220,10 @@ def api_entry_times(port: int, samples: int) -> list[float]:
 
 def in_turn(samples: int, *series) -> list[list[float]]:
     """Each of `series` (one timed request per call) once per round, for `samples` rounds: all of them
-    meet the machine's drifting load alike, so the ratio within a round is the steadiest figure.
-    Series timed one after the other moved by a third between runs a minute apart."""
+    meet the machine's drifting load alike (series timed one after the other moved by a third between
+    runs a minute apart). But each request then meets a server process that sat idle while the others
+    answered, which costs a bigger request more: the ratios come out higher than those of the medians
+    (docs/benchmarks.md, 2026-12-02, morning)."""
     rounds = [[one() for one in series] for _ in range(samples)]
     return [list(column) for column in zip(*rounds)]
 
@@ -349,20 +351,20 @@ def main() -> None:
     try:
         time.sleep(0.5)
         rows: list[tuple[str, list[float]]] = []
-        paired: dict[str, list[list[float]]] = {}  # what, timed in turn with the POST or 204 hello and the GET hello
+        paired: dict[str, tuple[str, list[list[float]]]] = {}  # what: (its twin hello, timed in turn with it and the GET hello)
         hello = hello_times(hello_port, args.samples)
         hello_204 = hello_times(hello_port, args.samples, "/204")
         hello_post = hello_post_times(hello_port, args.samples)
         if not only or "poll" in only:
             rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
-            paired["change check"] = in_turn(args.samples, poll_one(app_port), hello_one(hello_port, "/204"),
-                                             hello_one(hello_port))
+            paired["change check"] = ("204", in_turn(args.samples, poll_one(app_port), hello_one(hello_port, "/204"),
+                                                     hello_one(hello_port)))
         if not only or "entry" in only:
             rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, args.samples)))
             rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, args.samples)))
             entries = api_entries(app_port)
-            paired["API entry"] = in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
-                                          hello_one(hello_port))
+            paired["API entry"] = ("POST", in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
+                                                   hello_one(hello_port)))
         if not only or "history" in only:
             add_finished_tables(db, 10)
             rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
@@ -391,8 +393,7 @@ def main() -> None:
             print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
                   + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
                   + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
-        for what, (measured, like, get) in paired.items():
-            twin = "POST" if what == "API entry" else "204"
+        for what, (twin, (measured, like, get)) in paired.items():
             print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
                   f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
                   f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")

@@ -153,8 +153,8 @@ def _decode(rh: dict, data: bytes) -> bytes:
 # ---- what is measured ----------------------------------------------------------------------
 class Stats:
     def __init__(self):
-        self.entry_rtt, self.delay = [], []
-        self.entry_spans: list[tuple[float, float]] = []  # (sent, answered), perf_counter: see CommitProbe
+        self.entry_spans: list[tuple[float, float]] = []  # (sent, answered), perf_counter
+        self.delay: list[float] = []
         self.errors: dict[str, int] = {}
         self.requests = 0
         self.phone_requests = 0  # what the phones themselves ask: stream (re)opens and fragment GETs
@@ -162,6 +162,10 @@ class Stats:
         self.bytes = 0
         self.measuring = False
         self.streams_open = 0  # phones whose stream has answered at least once
+
+    @property
+    def entry_rtt(self) -> list[float]:
+        return [answered - sent for sent, answered in self.entry_spans]
 
     def error(self, what: str):
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -349,7 +353,6 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
         key = (t.game_no, json.loads(data)["seq"])
         t.accepted[key] = (t1, seat)
         if stats.measuring:
-            stats.entry_rtt.append(t1 - t0)
             stats.entry_spans.append((t0, t1))
             # phones that had the new fragment before this answer: a delay of 0
             stats.delay.extend(0.0 for other, _ in t.early.pop(key, ()) if other != seat)
@@ -509,7 +512,8 @@ def pct(xs, p):
 
 def report(r: dict) -> dict:
     s: Stats = r["stats"]
-    row = {"entries": len(s.entry_rtt), "entry_p50": pct(s.entry_rtt, 50), "entry_p99": pct(s.entry_rtt, 99),
+    rtt = s.entry_rtt
+    row = {"entries": len(rtt), "entry_p50": pct(rtt, 50), "entry_p99": pct(rtt, 99),
            "delay_n": len(s.delay), "delay_p50": pct(s.delay, 50), "delay_p99": pct(s.delay, 99),
            "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
            "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60),
@@ -594,29 +598,28 @@ class CommitProbe(threading.Thread):
 
     def __init__(self, database_url: str):
         super().__init__(daemon=True)
-        from sqlalchemy import make_url
-        url = make_url(database_url)
-        self.conninfo = {"host": url.host or "127.0.0.1", "port": url.port or 5432, "user": url.username,
-                         "dbname": url.database, "password": url.password, "options": url.query.get("options")}
+        from sqlalchemy import create_engine
+        # SQLAlchemy connects as the companion does: the URL's options (its schema) reach libpq whole
+        self.engine = create_engine(database_url, isolation_level="AUTOCOMMIT")
         self.spans: list[tuple[float, float]] = []
         self.stopped = threading.Event()
-        self.checkpoints: tuple[int, int] = (0, 0)  # PostgreSQL's own checkpoints over the window
+        self.checkpoints = 0  # PostgreSQL's own checkpoints begun over the window
 
     def run(self):
-        import psycopg
-        with psycopg.connect(**{k: v for k, v in self.conninfo.items() if v is not None}, autocommit=True) as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS load_probe (at timestamptz NOT NULL)")
-            before = self._checkpoints(conn)
+        with self.engine.connect() as conn:
+            driver = conn.connection.dbapi_connection  # the insert itself, without SQLAlchemy around it
+            driver.execute("CREATE TABLE IF NOT EXISTS load_probe (at timestamptz NOT NULL)")
+            before = self._checkpoints(driver)
             while not self.stopped.wait(self.PROBE_EVERY):
                 t0 = time.perf_counter()
-                conn.execute("INSERT INTO load_probe (at) VALUES (now())")
+                driver.execute("INSERT INTO load_probe (at) VALUES (now())")
                 self.spans.append((t0, time.perf_counter()))
-            after = self._checkpoints(conn)
-            self.checkpoints = (before, after)
+            self.checkpoints = self._checkpoints(driver) - before
+        self.engine.dispose()
 
     @staticmethod
-    def _checkpoints(conn) -> int:
-        return conn.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()[0]
+    def _checkpoints(driver) -> int:
+        return driver.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter").fetchone()[0]
 
 
 def report_probe(probe: CommitProbe, stats: Stats, slow: float = 0.05) -> None:
@@ -626,12 +629,11 @@ def report_probe(probe: CommitProbe, stats: Stats, slow: float = 0.05) -> None:
     long_commits = [(a, b) for a, b in probe.spans if b - a > slow]
     long_entries = [(a, b) for a, b in stats.entry_spans if b - a > slow]
     overlapped = sum(any(a < d and c < b for c, d in long_commits) for a, b in long_entries)
-    before, after = probe.checkpoints
     print(f"          a commit alone beside the load (one insert every {probe.PROBE_EVERY} s, n={len(times)}): "
           f"p50 {pct(times, 50):.2f} ms p99 {pct(times, 99):.1f} ms max {max(times) * 1000:.0f} ms, "
           f"{len(long_commits)} over {slow * 1000:.0f} ms | entries over {slow * 1000:.0f} ms: {len(long_entries)}, "
           f"{overlapped} of them while a commit alone took over {slow * 1000:.0f} ms | PostgreSQL checkpoints "
-          f"begun in the window: {after - before}")
+          f"begun in the window: {probe.checkpoints}")
 
 
 # ---- the baseline: a bare WSGI app on the same gevent server ---------------------------------

@@ -314,7 +314,8 @@ def score_box(
     return _points(_check_dice(dice), _check_box(box), normalize_options(options), sheet)
 
 
-def _points(dice: tuple[int, ...], box: str, options: Mapping[str, bool], sheet) -> int:
+def _points(dice: tuple[int, ...], box: str, options: Mapping[str, bool],
+            sheet: Mapping[str, int | None] | None) -> int:
     """score_box for dice, box and options already checked."""
     joker = options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet)
     return _SCORERS[box](_Roll.of(dice), options, joker)
