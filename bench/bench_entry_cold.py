@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import sqlite3
 import statistics
@@ -28,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import create_app  # noqa: E402
 from companion.games.dicez import rules as dicez  # noqa: E402
+from hello_wsgi import hello  # noqa: E402  (bench/, this script's folder: the hot paths' baseline app)
 
-BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
-         "full_house", "small_straight", "large_straight", "dicez", "chance"]
 L2 = Path("/sys/devices/system/cpu/cpu0/cache/index2/size")
 
 
@@ -43,8 +43,12 @@ def l2_bytes() -> int | None:
     return int(text.rstrip("KM")) * scale
 
 
+def entry_body(box: str) -> bytes:
+    return json.dumps({"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}).encode()
+
+
 def entry_environ(code: str, token: str, box: str) -> dict:
-    raw = json.dumps({"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}).encode()
+    raw = entry_body(box)
     return {"REQUEST_METHOD": "POST", "PATH_INFO": f"/api/tables/{code}/entries", "QUERY_STRING": "",
             "CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(raw)),
             "HTTP_AUTHORIZATION": f"Bearer {token}", "wsgi.input": io.BytesIO(raw), "wsgi.url_scheme": "http",
@@ -57,16 +61,19 @@ def entries(app):
     client = app.test_client()
     while True:
         table = client.post("/api/tables", json={"game": "dicez", "players": [f"P{i}" for i in range(5)]}).get_json()
-        for box in BOXES[:-1]:
+        for box in dicez.BOXES[:-1]:
             for seat in table["seats"]:
                 yield entry_environ(table["code"], seat["token"], box)
 
 
-def hello(environ, start_response):
-    environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-    body = b'{"seq":1,"version":1}\n'
-    start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
-    return [body]
+def bare_turns():
+    """(seat, body, game) of 5-player games played box by box, as the app's entries are; `game[0]` is
+    the state before the turn, and the turn's timed work puts the state after it there."""
+    while True:
+        game = [dicez.new_state(5, dicez.normalize_options({}))]
+        for box in dicez.BOXES[:-1]:
+            for seat in range(5):
+                yield seat, entry_body(box), game
 
 
 def timed(call, samples: int, flush: bytearray | None) -> float:
@@ -92,51 +99,42 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp())
     db = tmp / "bench.sqlite"
     app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench"})
-    source, answers = entries(app), []
+    source, statuses = entries(app), []
 
     def entry():
         environ = next(source)
-        return lambda: answers.append(b"".join(app.wsgi_app(environ, lambda status, headers: answers.append(status))))
+        return lambda: b"".join(app.wsgi_app(environ, lambda status, headers: statuses.append(status)))
 
     def hello_call():
-        environ = entry_environ("CODE00", "x" * 43, "ones")
+        environ = {**entry_environ("CODE00", "x" * 43, "ones"), "PATH_INFO": "/entries"}
         return lambda: b"".join(hello(environ, lambda status, headers: None))
 
     floor = sqlite3.connect(db, isolation_level="")  # the driver alone, on the same file
     floor.execute("PRAGMA synchronous=NORMAL")
     floor.execute("CREATE TABLE floor (table_code, game_no, seq, seat, kind, payload, key, created_at, device, "
                   "PRIMARY KEY (table_code, game_no, seq), UNIQUE (table_code, game_no, seat, key))")
-    rows = iter(range(10**9))
+    rows = itertools.count()
+
+    def insert(seq: int, seat: int, kind: str, payload: str, key: str | None) -> None:
+        floor.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)",
+                      ("ABCDEF", 1, seq, seat, kind, payload, key, "2026-12-02 18:00:00.000000", "0" * 32))
+        floor.commit()
 
     def floor_call():
         seq = next(rows)
-        row = ("ABCDEF", 1, seq, seq % 5, "score", '{"dice":[2,3,4,5,6],"category":"ones"}', f"k{seq}",
-               "2026-12-02 18:00:00.000000", "0" * 32)
-        return lambda: (floor.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)", row), floor.commit())
+        return lambda: insert(seq, seq % 5, "score", '{"dice":[2,3,4,5,6],"category":"ones"}', f"k{seq}")
 
-    def bare_states():
-        """(seat, body, state before) of 5-player games played box by box, as the app's entries are."""
-        while True:
-            state = dicez.new_state(5, dicez.normalize_options({}))
-            for box in BOXES[:-1]:
-                for seat in range(5):
-                    body = json.dumps({"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}).encode()
-                    yield seat, body, state
-                    state = dicez.apply(state, seat, json.loads(body))
-
-    bare = bare_states()
+    turns = bare_turns()
 
     def bare_call():
-        seat, body, state = next(bare)
+        seat, body, game = next(turns)
         seq = next(rows)
 
         def work():
             entry = json.loads(body)
-            dicez.apply(state, seat, entry)
-            payload = json.dumps({k: v for k, v in entry.items() if k != "kind"}, separators=(",", ":"))
-            floor.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)", ("BCDEFG", 1, seq, seat, entry["kind"],
-                          payload, None, "2026-12-02 18:00:00.000000", "0" * 32))
-            floor.commit()
+            game[0] = dicez.apply(game[0], seat, entry)
+            insert(seq, seat, entry["kind"], json.dumps({k: v for k, v in entry.items() if k != "kind"},
+                                                        separators=(",", ":")), None)
         return work
 
     flush = bytearray(flush_size)
@@ -150,7 +148,7 @@ def main() -> None:
                         ("API entry through the app (rules, append, commit)", entry)):
         warm, cold = timed(call, args.samples, None), timed(call, args.samples, flush)
         print(f"{label:52s} {warm * 1e6:7.1f}us {cold * 1e6:7.1f}us  {cold / warm:5.2f}")
-    refused = [a for a in answers if isinstance(a, str) and not a.startswith("201")]
+    refused = [status for status in statuses if not status.startswith("201")]
     if refused:
         raise SystemExit(f"{len(refused)} entries were not recorded: {refused[:3]}")
 
