@@ -13,7 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 # JavaScript (and so a phone's page) reads larger whole numbers inexactly; no game counts that far.
 MAX_INT = 2**53 - 1
 MAX_DEPTH = 40  # JSON nesting: an entry or an edition is a few levels deep
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNWELCOME = re.compile("[\x00\ud800-\udfff]")  # the NUL character and lone UTF-16 surrogates
 
 # Scripts only from our own files (no inline script, no on* attributes, no javascript: links),
 # never framed by another site. Style sheets only from our files too; style="" attributes stay
@@ -41,12 +41,12 @@ HEADERS = {
 
 
 def _text_problem(text: str) -> str | None:
+    if _UNWELCOME.search(text) is None:  # one scan for the text of nearly every request
+        return None
     if "\x00" in text:
         return "Text in a request may not contain the NUL character."
-    if _SURROGATE.search(text):
-        return ("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
-                "(half of a character).")
-    return None
+    return ("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
+            "(half of a character).")
 
 
 def _number_problem(value) -> str | None:
@@ -71,8 +71,11 @@ def value_problem(value, depth: int = 0) -> str | None:
         items = value
     else:
         return _number_problem(value)
+    leaves_here = depth < MAX_DEPTH  # else a leaf is one level too deep, which the call says
     for item in items:
-        problem = value_problem(item, depth + 1)
+        if leaves_here and type(item) is int and -MAX_INT <= item <= MAX_INT:
+            continue  # the commonest leaf (a die, a seat, a count), taken without a call
+        problem = _text_problem(item) if leaves_here and type(item) is str else value_problem(item, depth + 1)
         if problem:
             return problem
     return None

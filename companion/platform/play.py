@@ -243,8 +243,9 @@ def check_fields(game: Game, entry: dict) -> None:
     """Refuse a field the game's entry of this kind does not have (a typo would be dropped silently)."""
     kind = entry["kind"]
     fields = game.entry_fields[kind]
-    extra = sorted((k for k in entry if k not in ("kind", "key", *fields)), key=str)
+    extra = [k for k in entry if k != "kind" and k != "key" and k not in fields]
     if extra:
+        extra.sort(key=str)
         has = ", ".join(f'"{f}"' for f in fields) or "no fields besides its kind"
         raise MalformedEntry(f'A "{kind}" entry has no field "{extra[0]}" (it has: {has}).')
 

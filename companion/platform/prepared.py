@@ -102,9 +102,15 @@ class Prepared:
         self.autocommit = dialect.name == "postgresql"
 
     def _params(self, params: dict):
-        values = {k: (self.to_driver[k](v) if k in self.to_driver else v)
-                  for k, v in {**self.fixed, **params}.items()}
-        return tuple(values[name] for name in self.order) if self.order is not None else values
+        if self.order is None:  # named parameters (PostgreSQL's driver)
+            return {k: (self.to_driver[k](v) if k in self.to_driver else v)
+                    for k, v in {**self.fixed, **params}.items()}
+        values = []  # SQLite's: in the order of the statement's question marks
+        for name in self.order:
+            value = params[name] if name in params else self.fixed[name]
+            convert = self.to_driver.get(name)
+            values.append(value if convert is None else convert(value))
+        return tuple(values)
 
     def rows(self, params: dict) -> list[dict]:
         """The rows a select answers, as {column key: value}. A value the driver gives again in a later

@@ -496,6 +496,10 @@ def add_indexes(engine: Engine) -> None:
                     raise
 
 
+# json.dumps with separators builds a new encoder on every call; an entry's payload takes this one
+compact_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def _kept_connection(engine: Engine) -> KeptConnection | None:
     if engine.dialect.name != "sqlite":
         return None
@@ -727,7 +731,7 @@ class Store:
         `seat`'s and `game_no` still the table's current game (else NoLongerHeld)."""
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
-                   payload=json.dumps(payload, separators=(",", ":")), key=key, created_at=stamp, device=device)
+                   payload=compact_json(payload), key=key, created_at=stamp, device=device)
         held = {**row, "holder": holder}
         try:
             if finished is None:

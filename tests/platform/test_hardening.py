@@ -1,6 +1,7 @@
 """Requests a careless or hostile client might send, each answered with a reason and no harm done."""
 from __future__ import annotations
 
+from companion.platform.hardening import MAX_DEPTH, MAX_INT, value_problem
 from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}
@@ -32,6 +33,26 @@ def test_deeply_nested_json_is_refused_not_a_crash(client):
         resp = client.post(url, data=body, content_type="application/json", headers=bearer(table["seats"][0]["token"]))
         assert resp.status_code == 400, url
     assert log(client, table["code"]) == []
+
+
+def nested(leaf, levels: int):
+    for _ in range(levels):
+        leaf = [leaf]
+    return leaf
+
+
+def test_a_body_is_judged_the_same_at_every_depth_and_in_every_kind_of_leaf():
+    """The checks take plain numbers and text of a dict or list without a call of their own; what
+    they refuse and say stays what it was, down to the deepest level allowed and one past it."""
+    assert value_problem(nested("fine", MAX_DEPTH)) is None
+    assert value_problem(nested(6, MAX_DEPTH)) is None
+    assert value_problem(nested("fine", MAX_DEPTH + 1)) == "That request is nested too deeply."
+    assert value_problem(nested(6, MAX_DEPTH + 1)) == "That request is nested too deeply."
+    assert "from" in value_problem({"dice": [1, 2, MAX_INT + 1]})
+    assert value_problem({"dice": [1, -MAX_INT, MAX_INT], "held": [True, False]}) is None
+    assert "NUL" in value_problem({"name": "a\u0000\ud800"})  # NUL is named first, as before
+    assert "surrogate" in value_problem({"\ud800": 1})
+    assert "finite" in value_problem([1, float("nan")])
 
 
 def test_nul_characters_are_refused_everywhere(client):

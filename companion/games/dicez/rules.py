@@ -12,10 +12,10 @@ was written.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, replace
-from functools import cached_property
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from companion.platform.contract import MalformedEntry, RuleError
 
@@ -83,6 +83,7 @@ ENTRY_FIELDS = {"score": ("dice", "category"), "roll": ("dice", "held")}
 
 # Entries may carry the platform's idempotency "key"; it means nothing to the rules.
 IGNORED_ENTRY_KEYS = {"key"}
+ALLOWED_FIELDS = {kind: frozenset({"kind", *fields}) for kind, fields in ENTRY_FIELDS.items()}
 
 
 @dataclass(frozen=True)
@@ -93,13 +94,14 @@ class Sheet:
     extra_bonus: int = 0
     # This turn's rolls, only recorded with the roll_by_roll option.
     rolls: tuple[tuple[int, ...], ...] = ()
+    # boxes filled: asked many times of each sheet (whose turn, is the game over); a sheet never changes
+    filled: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "filled", len(self.scores) - self.scores.count(None))
 
     def by_box(self) -> dict[str, int | None]:
         return dict(zip(BOXES, self.scores))
-
-    @cached_property  # asked many times of each sheet (whose turn, is the game over); a sheet never changes
-    def filled(self) -> int:
-        return sum(score is not None for score in self.scores)
 
     @property
     def upper_total(self) -> int:
@@ -123,13 +125,24 @@ class State:
     # (name, enabled) pairs in OPTIONS order: a dict would not be immutable.
     options: tuple[tuple[str, bool], ...]
     sheets: tuple[Sheet, ...]
+    # the boxes filled on the emptiest sheet: whose turn it is and whether the game is over, which
+    # every entry asks several times
+    fewest_filled: int = field(init=False, repr=False, compare=False)
 
-    @cached_property  # read on every entry (roll-by-roll? joker? turn order?); a state never changes
+    def __post_init__(self):
+        object.__setattr__(self, "fewest_filled", min((sheet.filled for sheet in self.sheets), default=len(BOXES)))
+
+    @property  # read on every entry (roll-by-roll? joker? turn order?): one dict per set of options
     def switches(self) -> dict[str, bool]:
-        return dict(self.options)
+        return _switches(self.options)
 
     def option(self, name: str) -> bool:
         return self.switches[name]
+
+
+@lru_cache(maxsize=64)  # the states of a game share their options; the dict is only ever read
+def _switches(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
+    return dict(options)
 
 
 # --- validation ---------------------------------------------------------------
@@ -241,13 +254,13 @@ class _Roll(NamedTuple):
     """The dice and the facts about them that the scoring rules look at."""
 
     dice: tuple[int, ...]
-    counts: Counter
+    counts: dict[int, int]  # face -> how many dice show it (faces shown only)
     most_alike: int
     faces: set[int]
 
     @classmethod
     def of(cls, dice: tuple[int, ...]) -> _Roll:
-        counts = Counter(dice)
+        counts = {face: dice.count(face) for face in set(dice)}
         return cls(dice, counts, max(counts.values()), set(dice))
 
 
@@ -256,7 +269,7 @@ class _Roll(NamedTuple):
 
 def _upper(face: int):
     def score(roll: _Roll, options: dict, joker: bool) -> int:
-        return face * roll.counts[face]
+        return face * roll.counts.get(face, 0)
 
     return score
 
@@ -395,7 +408,7 @@ def apply(state: State, seat: int, entry: Any) -> State:
         _check_turn(state, seat)  # out of turn, the turn is the reason that matters
         raise
     _check_turn(state, seat)
-    return replace(state, sheets=state.sheets[:seat] + (new_sheet,) + state.sheets[seat + 1 :])
+    return State(state.options, state.sheets[:seat] + (new_sheet,) + state.sheets[seat + 1 :])
 
 
 def _entered_sheet(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
@@ -417,7 +430,7 @@ def _check_turn(state: State, seat: int) -> None:
 def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     if not state.option("roll_by_roll"):
         raise RuleError("This table enters only the final dice of each turn; roll-by-roll is off.", rule="DZ-18")
-    _check_fields(entry, {"kind", *ENTRY_FIELDS["roll"]})
+    _check_fields(entry, ALLOWED_FIELDS["roll"])
     dice = _check_dice(entry.get("dice"))
     held = _check_held(entry.get("held", []))
     if not sheet.rolls:
@@ -437,7 +450,7 @@ def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
 
 
 def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
-    _check_fields(entry, {"kind", *ENTRY_FIELDS["score"]})
+    _check_fields(entry, ALLOWED_FIELDS["score"])
     box = _check_box(entry.get("category"))
     if state.option("roll_by_roll"):
         if not sheet.rolls:
@@ -490,7 +503,7 @@ def solo(options: Mapping[str, Any] | None, sheet: Sheet) -> State:
 
 
 def finished(state: State) -> bool:
-    return all(sheet.filled == len(BOXES) for sheet in state.sheets)
+    return state.fewest_filled == len(BOXES)
 
 
 def totals(state: State) -> list[int]:
@@ -510,7 +523,7 @@ def turn(state: State) -> int | None:
     the fewest boxes filled. None in free play and once the game is over."""
     if not state.option("turn_order") or finished(state):
         return None
-    fewest = min(sheet.filled for sheet in state.sheets)
+    fewest = state.fewest_filled
     return next(seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest)
 
 
@@ -522,7 +535,7 @@ def waiting_for(state: State) -> list[int]:
     playing = turn(state)
     if playing is not None:
         return [playing]
-    fewest = min(sheet.filled for sheet in state.sheets)
+    fewest = state.fewest_filled
     return [seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest]
 
 
