@@ -59,23 +59,24 @@ def _number_problem(value) -> str | None:
     return None
 
 
+def _leaf_problem(value) -> str | None:
+    return _text_problem(value) if isinstance(value, str) else _number_problem(value)
+
+
 def value_problem(value, depth: int = 0) -> str | None:
     """Why a value from a request (JSON, a form, the URL) cannot be taken, or None."""
     if depth > MAX_DEPTH:
         return "That request is nested too deeply."
-    if isinstance(value, str):
-        return _text_problem(value)
     if isinstance(value, dict):
         items = [*value.keys(), *value.values()]
     elif isinstance(value, list):
         items = value
     else:
-        return _number_problem(value)
-    leaves_here = depth < MAX_DEPTH  # else a leaf is one level too deep, which the call says
+        return _leaf_problem(value)
     for item in items:
-        if leaves_here and type(item) is int and -MAX_INT <= item <= MAX_INT:
-            continue  # the commonest leaf (a die, a seat, a count), taken without a call
-        problem = _text_problem(item) if leaves_here and type(item) is str else value_problem(item, depth + 1)
+        # a leaf is judged here, not by a call of its own; at the deepest level the call says it is too deep
+        nested = depth >= MAX_DEPTH or isinstance(item, (dict, list))
+        problem = value_problem(item, depth + 1) if nested else _leaf_problem(item)
         if problem:
             return problem
     return None

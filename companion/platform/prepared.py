@@ -87,11 +87,14 @@ class Prepared:
         self.dialect = dialect = engine.dialect
         compiled = statement.compile(dialect=dialect, column_keys=column_keys)
         self.sql = compiled.string
-        self.order = tuple(compiled.positiontup) if compiled.positional else None
+        order = tuple(compiled.positiontup) if compiled.positional else None
         # values written into the statement itself (a coalesce's 0): SQLAlchemy binds those too
         self.fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
         self.to_driver = {name: proc for name, bind in compiled.binds.items()
                           if (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))}
+        # SQLite's question marks: each one's parameter and its conversion (None: as it is), in order
+        self.positional = (tuple((name, self.to_driver.get(name)) for name in order)
+                           if order is not None else None)
         columns = statement.selected_columns if hasattr(statement, "selected_columns") else ()
         self.keys = tuple(columns.keys()) if columns else ()
         processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
@@ -102,13 +105,12 @@ class Prepared:
         self.autocommit = dialect.name == "postgresql"
 
     def _params(self, params: dict):
-        if self.order is None:  # named parameters (PostgreSQL's driver)
+        if self.positional is None:  # named parameters (PostgreSQL's driver)
             return {k: (self.to_driver[k](v) if k in self.to_driver else v)
                     for k, v in {**self.fixed, **params}.items()}
-        values = []  # SQLite's: in the order of the statement's question marks
-        for name in self.order:
+        values = []
+        for name, convert in self.positional:
             value = params[name] if name in params else self.fixed[name]
-            convert = self.to_driver.get(name)
             values.append(value if convert is None else convert(value))
         return tuple(values)
 

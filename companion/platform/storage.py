@@ -421,6 +421,10 @@ def create_schema(engine: Engine, attempts: int = 5) -> None:
             time.sleep(0.05 * (attempt + 1))
 
 
+# an entry's payload as it is logged: compact JSON (json.dumps with separators makes an encoder per call)
+_payload_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def now() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -494,10 +498,6 @@ def add_indexes(engine: Engine) -> None:
             except DBAPIError:
                 if index.name not in {i["name"] for i in inspect(engine).get_indexes(table.name)}:
                     raise
-
-
-# json.dumps with separators builds a new encoder on every call; an entry's payload takes this one
-compact_json = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def _kept_connection(engine: Engine) -> KeptConnection | None:
@@ -731,7 +731,7 @@ class Store:
         `seat`'s and `game_no` still the table's current game (else NoLongerHeld)."""
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
-                   payload=compact_json(payload), key=key, created_at=stamp, device=device)
+                   payload=_payload_json(payload), key=key, created_at=stamp, device=device)
         held = {**row, "holder": holder}
         try:
             if finished is None:
