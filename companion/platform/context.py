@@ -60,10 +60,13 @@ def collection(game_id: str, name: str) -> Collection:
     return Collection(store(), game_id, name)
 
 
+_CODE_LETTERS = frozenset(CODE_ALPHABET)
+
+
 def valid_code(code: str) -> str | None:
     """The table code in canonical form, or None if it cannot be one (checked before any query)."""
     code = code.strip().upper() if isinstance(code, str) else ""
-    if len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code):
+    if len(code) == CODE_LENGTH and _CODE_LETTERS.issuperset(code):
         return code
     return None
 

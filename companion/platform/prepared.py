@@ -24,6 +24,18 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 
+_forks = 0  # forks this process is the child of: a kept connection is never shared across one
+
+
+def _forked() -> None:
+    global _forks
+    _forks += 1
+
+
+if hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
+    os.register_at_fork(after_in_child=_forked)
+
+
 class KeptConnection:
     """One connection of an SQLite engine's pool, kept out of it for the prepared statements.
 
@@ -37,15 +49,15 @@ class KeptConnection:
     def __init__(self, engine: Engine, usable: Callable[[object], bool]):
         self.engine, self.usable = engine, usable
         self.lock = threading.Lock()
-        self.fairy, self.pid = None, None
+        self.fairy, self.fork = None, None
         self.disposed = False  # the engine's pool was replaced: so is the kept connection
         event.listen(engine, "engine_disposed", lambda _engine: setattr(self, "disposed", True))
 
     def acquire(self):
         self.lock.acquire()
         try:
-            if self.pid != os.getpid():  # a forked worker: never share its parent's connection
-                self.fairy, self.pid = None, os.getpid()
+            if self.fork != _forks:  # a forked worker: never share its parent's connection
+                self.fairy, self.fork = None, _forks
             if self.fairy is not None and (self.disposed or not (self.fairy.is_valid and self.usable(self.fairy))):
                 self._give_back()
             self.disposed = False
@@ -68,7 +80,7 @@ class KeptConnection:
 
     def close(self) -> None:
         with self.lock:
-            if self.fairy is not None and self.pid == os.getpid():
+            if self.fairy is not None and self.fork == _forks:
                 self._give_back()
 
     def _give_back(self) -> None:
@@ -142,6 +154,8 @@ class Prepared:
                                       connection_invalidated=lost, dialect=self.dialect) from exc
 
     def _run(self, params: dict, write: bool):
+        if self.kept is not None:
+            return self._run_kept(params, write)
         fairy = self._checkout()
         cursor, failed = None, True
         try:
@@ -165,10 +179,26 @@ class Prepared:
                 if self.autocommit and fairy.is_valid:
                     self.dialect.reset_isolation_level(fairy.dbapi_connection)
             finally:
-                if self.kept is not None:
-                    self.kept.release(failed)  # a failed write is rolled back
-                else:
-                    fairy.close()  # back to the pool, which rolls back whatever a failed write left open
+                fairy.close()  # back to the pool, which rolls back whatever a failed write left open
+
+    def _run_kept(self, params: dict, write: bool):
+        """`_run` on the kept SQLite connection: the driver's own execute (its cursor goes with it)."""
+        fairy = self._checkout()
+        failed = True
+        try:
+            connection = fairy.dbapi_connection
+            cursor = connection.execute(self.sql, self._params(params))
+            if write:
+                connection.commit()
+                answer = cursor.rowcount
+            else:
+                answer = cursor.fetchall()
+            failed = False
+            return answer
+        except self.dialect.loaded_dbapi.Error as exc:
+            raise self._failed(exc, fairy, None, params) from exc
+        finally:
+            self.kept.release(failed)  # a failed write is rolled back
 
     def _failed(self, exc, fairy, cursor, params) -> DBAPIError:
         """The driver's error as SQLAlchemy raises it; a lost connection leaves the pool."""

@@ -111,13 +111,20 @@ class QuickEntry:
         return code, token, _plain_body(raw)
 
 
+_decode = json.JSONDecoder().raw_decode
+
+
 def _plain_body(raw: bytes) -> dict | None:
-    """A JSON object the route would take as it is, or None."""
+    """A JSON object the route would take as it is, or None. Only UTF-8 without anything before
+    or after the object: anything else (which json.loads may still take) goes to the route."""
     if b"\\u0000" in raw:
         return None
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
+        text = raw.decode()
+        body, end = _decode(text)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None
+    if end != len(text) and text[end:].strip(" \t\n\r"):  # JSON's own whitespace only
         return None
     if not isinstance(body, dict) or any(k in body for k in ROUTE_ONLY) or body.get("kind") in ROUTE_ONLY:
         return None

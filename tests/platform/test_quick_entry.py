@@ -103,6 +103,34 @@ def test_what_is_not_a_plain_entry_gets_the_route_s_own_answer(client):
     assert host.status_code == 201 and [e["seat"] for e in log(client, table["code"])] == [0]
 
 
+def test_a_body_with_space_around_it_or_text_after_it_is_answered_as_the_route_answers_it(client, app):
+    table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
+    url = f"/api/tables/{table['code']}/entries"
+    as_json = {"Content-Type": "application/json"}
+    chance = '{"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}'
+    ones = '{"kind": "score", "dice": [1, 1, 1, 1, 1], "category": "ones"}'
+    routed = _routed_requests(app)
+    # JSON's own spacing after the object is still the plain case; before it, the route takes it
+    spaced = client.post(url, data=chance + " \r\n\t", headers={**bearer(table["seats"][0]["token"]), **as_json})
+    assert (spaced.status_code, spaced.get_json(), routed) == (201, {"seq": 1, "version": 1}, [])
+    leading = client.post(url, data="\n " + ones, headers={**bearer(table["seats"][1]["token"]), **as_json})
+    assert (leading.status_code, leading.get_json(), routed) == (201, {"seq": 2, "version": 2}, [url])
+    ann = {**bearer(table["seats"][0]["token"]), **as_json}
+    refused = [
+        client.post(url, data=chance + " 7", headers=ann),  # a second document after the first
+        client.post(url, data=chance + "\u3000", headers=ann),  # a space that JSON does not count as one
+        client.post(url, data=chance.encode()[:-1] + b"\xff}", headers=ann),  # not UTF-8 at all
+    ]
+    for resp in refused:
+        assert (resp.status_code, resp.get_json()["error"]) == (
+            400, "Send a JSON object with Content-Type: application/json."), resp.get_data(as_text=True)
+    assert len(routed) == 1 + len(refused)  # each went on to the route, which refused it
+    # UTF-16 (with its byte order mark) is the route's to read, and it takes it
+    twos = client.post(url, data=ones.replace("1", "2").replace("ones", "twos").encode("utf-16"), headers=ann)
+    assert (twos.status_code, twos.get_json(), len(routed)) == (201, {"seq": 3, "version": 3}, 2 + len(refused))
+    assert [(e["seat"], e["category"]) for e in log(client, table["code"])] == [(0, "chance"), (1, "ones"), (0, "twos")]
+
+
 def test_a_client_that_spent_its_allowance_guessing_is_refused_a_quick_entry_too(client, app):
     table = new_table(client, ["Ann", "Ben"])
     guesser = app.test_client()

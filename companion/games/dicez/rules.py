@@ -30,6 +30,7 @@ LOWER = (
     "chance",
 )
 BOXES = UPPER + LOWER
+BOX_INDEX = {box: at for at, box in enumerate(BOXES)}
 
 BOX_LABELS = {
     "ones": "Ones",
@@ -128,19 +129,19 @@ class State:
     # the boxes filled on the emptiest sheet: whose turn it is and whether the game is over, which
     # every entry asks several times
     fewest_filled: int = field(init=False, repr=False, compare=False)
+    # the options by name, read several times an entry (roll-by-roll? joker? turn order?): one dict
+    # per set of options, shared by the states of a game and never written
+    switches: dict[str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "fewest_filled", min((sheet.filled for sheet in self.sheets), default=len(BOXES)))
-
-    @property  # read on every entry (roll-by-roll? joker? turn order?): one dict per set of options
-    def switches(self) -> dict[str, bool]:
-        return _switches(self.options)
+        object.__setattr__(self, "switches", _switches(self.options))
 
     def option(self, name: str) -> bool:
         return self.switches[name]
 
 
-@lru_cache(maxsize=64)  # the states of a game share their options; the dict is only ever read
+@lru_cache(maxsize=64)
 def _switches(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
     return dict(options)
 
@@ -260,8 +261,9 @@ class _Roll(NamedTuple):
 
     @classmethod
     def of(cls, dice: tuple[int, ...]) -> _Roll:
-        counts = {face: dice.count(face) for face in set(dice)}
-        return cls(dice, counts, max(counts.values()), set(dice))
+        faces = set(dice)
+        counts = dict(zip(faces, map(dice.count, faces)))
+        return cls(dice, counts, max(counts.values()), faces)
 
 
 # Each scorer takes (roll, options, joker); `joker` says the joker rule lets five of a kind
@@ -473,7 +475,8 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     if options["extra_dicez_bonus"] and _is_five_of_a_kind(dice) and scores["dicez"] == DICEZ_SCORE:
         extra_bonus += EXTRA_DICEZ_BONUS
     points = _points(dice, box, options, scores)
-    new_scores = tuple(points if name == box else score for name, score in zip(BOXES, sheet.scores))
+    at = BOX_INDEX[box]
+    new_scores = sheet.scores[:at] + (points,) + sheet.scores[at + 1 :]
     return Sheet(scores=new_scores, extra_bonus=extra_bonus, rolls=())
 
 
