@@ -732,13 +732,14 @@ class Store:
         stamp = now()
         row = dict(table_code=code, game_no=game_no, seq=expected_seq, seat=seat, kind=kind,
                    payload=_payload_json(payload), key=key, created_at=stamp, device=device)
-        held = {**row, "holder": holder}
+        if holder:
+            row["holder"] = holder
         try:
             if finished is None:
-                written = self._append_while_held.write(held) if holder else self._append.write(row)
+                written = (self._append_while_held if holder else self._append).write(row)
             else:
                 with self.engine.begin() as conn:
-                    written = (conn.execute(APPEND_WHILE_HELD, held) if holder else conn.execute(APPEND, row)).rowcount
+                    written = conn.execute(APPEND_WHILE_HELD if holder else APPEND, row).rowcount
                     if not written:
                         raise NoLongerHeld(code)
                     done = conn.execute(update(games_t).where(

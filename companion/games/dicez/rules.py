@@ -464,10 +464,12 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     else:
         dice = _check_dice(entry.get("dice"))
 
-    scores = sheet.by_box()
-    if scores[box] is not None:
+    at = BOX_INDEX[box]
+    if sheet.scores[at] is not None:
         raise RuleError(f"{BOX_LABELS[box]} is already filled.", rule="DZ-3")
     options = state.switches
+    # the sheet by box, for the rules that look at the other boxes (the joker, the extra DiceZ bonus)
+    scores = sheet.by_box() if options["joker"] or options["extra_dicez_bonus"] else None
     if options["joker"]:
         _check_joker_order(dice, box, scores)
 
@@ -475,7 +477,6 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
     if options["extra_dicez_bonus"] and _is_five_of_a_kind(dice) and scores["dicez"] == DICEZ_SCORE:
         extra_bonus += EXTRA_DICEZ_BONUS
     points = _points(dice, box, options, scores)
-    at = BOX_INDEX[box]
     new_scores = sheet.scores[:at] + (points,) + sheet.scores[at + 1 :]
     return Sheet(scores=new_scores, extra_bonus=extra_bonus, rolls=())
 
