@@ -15,6 +15,7 @@ server, more than SQLite's own insert and commit of an entry.
 """
 from __future__ import annotations
 
+import operator
 import os
 import threading
 from collections.abc import Callable
@@ -104,9 +105,13 @@ class Prepared:
         self.fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
         self.to_driver = {name: proc for name, bind in compiled.binds.items()
                           if (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))}
-        # SQLite's question marks: each one's parameter and its conversion (None: as it is), in order
-        self.positional = (tuple((name, self.to_driver.get(name)) for name in order)
-                           if order is not None else None)
+        # SQLite's question marks: their parameters in order, taken in one step, and where in that order
+        # a value is converted (the rest go as they are)
+        self.named = order is None  # PostgreSQL's driver takes the parameters by name
+        self.positional = operator.itemgetter(*order) if order else (lambda _params: ())
+        self.converted = tuple((at, self.to_driver[name]) for at, name in enumerate(order or ())
+                               if name in self.to_driver)
+        self.single = not self.named and len(order) == 1  # itemgetter of one name gives a value, not a tuple
         columns = statement.selected_columns if hasattr(statement, "selected_columns") else ()
         self.keys = tuple(columns.keys()) if columns else ()
         processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
@@ -117,13 +122,17 @@ class Prepared:
         self.autocommit = dialect.name == "postgresql"
 
     def _params(self, params: dict):
-        if self.positional is None:  # named parameters (PostgreSQL's driver)
-            return {k: (self.to_driver[k](v) if k in self.to_driver else v)
-                    for k, v in {**self.fixed, **params}.items()}
-        values = []
-        for name, convert in self.positional:
-            value = params[name] if name in params else self.fixed[name]
-            values.append(value if convert is None else convert(value))
+        merged = {**self.fixed, **params} if self.fixed else params
+        if self.named:
+            return {k: (self.to_driver[k](v) if k in self.to_driver else v) for k, v in merged.items()}
+        values = self.positional(merged)
+        if self.single:
+            values = (values,)
+        if not self.converted:
+            return values
+        values = list(values)
+        for at, convert in self.converted:
+            values[at] = convert(values[at])
         return tuple(values)
 
     def rows(self, params: dict) -> list[dict]:

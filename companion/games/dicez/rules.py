@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from companion.platform.contract import MalformedEntry, RuleError
@@ -121,6 +122,9 @@ class Sheet:
         return self.upper_total + self.lower_total + self.upper_bonus + self.extra_bonus
 
 
+_FILLED = attrgetter("filled")  # boxes filled on a sheet
+
+
 @dataclass(frozen=True)
 class State:
     # (name, enabled) pairs in OPTIONS order: a dict would not be immutable.
@@ -134,7 +138,7 @@ class State:
     switches: dict[str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "fewest_filled", min((sheet.filled for sheet in self.sheets), default=len(BOXES)))
+        object.__setattr__(self, "fewest_filled", min(map(_FILLED, self.sheets), default=len(BOXES)))
         object.__setattr__(self, "switches", _switches(self.options))
 
     def option(self, name: str) -> bool:
@@ -527,8 +531,7 @@ def turn(state: State) -> int | None:
     the fewest boxes filled. None in free play and once the game is over."""
     if not state.option("turn_order") or finished(state):
         return None
-    fewest = state.fewest_filled
-    return next(seat for seat, sheet in enumerate(state.sheets) if sheet.filled == fewest)
+    return list(map(_FILLED, state.sheets)).index(state.fewest_filled)
 
 
 def waiting_for(state: State) -> list[int]:
