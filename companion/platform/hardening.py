@@ -52,7 +52,9 @@ def _text_problem(text: str) -> str | None:
 
 def _number_problem(value) -> str | None:
     if isinstance(value, int):  # true and false too, which are 1 and 0
-        return None if -MAX_INT <= value <= MAX_INT else f"Whole numbers in a request must be from {-MAX_INT} to {MAX_INT}."
+        if -MAX_INT <= value <= MAX_INT:
+            return None
+        return f"Whole numbers in a request must be from {-MAX_INT} to {MAX_INT}."
     if isinstance(value, float) and not math.isfinite(value):
         return "Numbers in a request must be finite (no NaN or Infinity)."
     return None

@@ -145,7 +145,7 @@ class State:
         return self.switches[name]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # the states of a game share one dict of their options
 def _switches(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
     return dict(options)
 
