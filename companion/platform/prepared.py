@@ -18,6 +18,7 @@ from __future__ import annotations
 import operator
 import os
 import threading
+import weakref
 from collections.abc import Callable
 
 from sqlalchemy import event
@@ -26,6 +27,9 @@ from sqlalchemy.exc import DBAPIError
 
 
 _forks = 0  # forks this process is the child of: a kept connection is never shared across one
+# what a forked child inherited from its parent and must neither use nor close (closing a copy of an
+# SQLite connection in the child would drop the child's own locks on the file): kept for its lifetime
+_parents: list = []
 
 
 def _forked() -> None:
@@ -33,8 +37,26 @@ def _forked() -> None:
     _forks += 1
 
 
-if hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
-    os.register_at_fork(after_in_child=_forked)
+def _after_fork(hook) -> None:
+    if hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
+        os.register_at_fork(after_in_child=hook)
+
+
+_after_fork(_forked)
+
+
+def own_pool_after_fork(engine: Engine) -> None:
+    """A process forked after `engine` was made (a worker of a server that loads the app first) starts
+    a pool of its own instead of using its parent's connections: SQLAlchemy's way, a dispose that
+    closes nothing, with the parent's pool set aside."""
+    engine_of = weakref.ref(engine)
+
+    def own_pool() -> None:
+        alive = engine_of()
+        if alive is not None:
+            _parents.append(alive.pool)
+            alive.dispose(close=False)
+    _after_fork(own_pool)
 
 
 class KeptConnection:
@@ -58,6 +80,7 @@ class KeptConnection:
         self.lock.acquire()
         try:
             if self.fork != _forks:  # a forked worker: never share its parent's connection
+                _parents.append(self.fairy)
                 self.fairy, self.fork = None, _forks
             if self.fairy is not None and (self.disposed or not (self.fairy.is_valid and self.usable(self.fairy))):
                 self._give_back()

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, Opera
 from sqlalchemy.schema import CreateIndex
 
 from .checkpoints import BACKSTOP_PAGES, Checkpointer
-from .prepared import KeptConnection, Prepared
+from .prepared import KeptConnection, Prepared, own_pool_after_fork
 
 # Look-alike characters (0/O, 1/I/L, 2/Z, 5/S, 8/B) are left out of table codes.
 CODE_ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
@@ -318,11 +318,13 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         _watch_sqlite_file(engine)
+        own_pool_after_fork(engine)
         return engine
     # one process serves hundreds of greenlets at once: a pool of 5 (+10) made requests queue for a
     # connection under load
     engine = create_engine(url, pool_size=PG_POOL_SIZE, max_overflow=PG_POOL_OVERFLOW)
     _ping_idle_connections(engine)
+    own_pool_after_fork(engine)
     return engine
 
 

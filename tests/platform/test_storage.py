@@ -1,6 +1,7 @@
 """The entry log: append-only, unique sequence numbers, replay after restart, concurrent writers."""
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -139,3 +140,33 @@ def test_a_new_document_never_takes_the_place_of_one_already_there(store):
     assert (doc.data, doc.owner) == ({"v": 1}, "first")
     store.save_document("g", "c", "Box", {"v": 3}, "second")  # a change keeps the first owner
     assert store.document("g", "c", "Box").owner == "first"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+def test_a_forked_worker_writes_through_a_connection_of_its_own(tmp_path):
+    """A server that forks its workers after the store is made (as gunicorn --preload would): a worker
+    must not write through any connection its parent opened, and the parent goes on writing through
+    its own."""
+    store = Store(f"sqlite:///{tmp_path / 'forked.sqlite'}")
+    table = new_table(store, "dicez", ["A", "B"], {})
+    chance = {"dice": [2, 3, 4, 5, 6], "category": "chance"}
+    store.append(table.code, 1, 1, 0, "score", chance, "first")
+    with store.engine.connect() as conn:  # one of the pool's connections besides the kept one
+        pooled = conn.connection.dbapi_connection
+    parents = {id(store._kept.fairy.dbapi_connection), id(pooled)}
+    pid = os.fork()
+    if pid == 0:  # the worker: its entry and its reads go through connections it opened itself
+        code = 1
+        try:
+            store.append(table.code, 1, 2, 1, "score", chance, "second")
+            with store.engine.connect() as conn:
+                used = {id(store._kept.fairy.dbapi_connection), id(conn.connection.dbapi_connection)}
+            code = 0 if not used & parents else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    store.append(table.code, 1, 3, 0, "score", {"dice": [1, 1, 1, 1, 1], "category": "ones"}, "third")
+    assert id(store._kept.fairy.dbapi_connection) in parents
+    assert [(e.seq, e.key) for e in store.entries(table.code, 1)] == [(1, "first"), (2, "second"), (3, "third")]
+    store.dispose()
