@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
+
+from entry_instructions import app_and_entries, record_all  # this script's neighbour, not the tree's
 
 WARM = 1000  # entries run before counting (the tables they need are made first in any case)
 
@@ -42,15 +43,11 @@ def counted(app, environs, tree: Path) -> Counter:
             return step
         return step
 
-    statuses = []
     sys.settrace(called)
     try:
-        for environ in environs:
-            b"".join(app.wsgi_app(environ, lambda status, headers: statuses.append(status)))
+        record_all(app, environs)
     finally:
         sys.settrace(None)
-    if any(not s.startswith("201") for s in statuses):
-        sys.exit(f"an entry was not recorded: {sorted(set(statuses))}")
     return counts
 
 
@@ -61,16 +58,8 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[1])
     args = parser.parse_args()
     tree = args.tree.resolve()
-    sys.path[0:0] = [str(tree / "bench"), str(tree)]
-    import bench_entry_cold  # the tree's own copy: the same entries as its cold and warm timings
-    from companion import create_app
-
-    app = create_app({"DATABASE_URL": f"sqlite:///{Path(tempfile.mkdtemp()) / 'bytecodes.sqlite'}",
-                      "SECRET_KEY": "bench"})
-    source = bench_entry_cold.entries(app)
-    environs = [next(source) for _ in range(WARM + args.entries)]
-    for environ in environs[:WARM]:
-        b"".join(app.wsgi_app(environ, lambda status, headers: None))
+    app, environs = app_and_entries(tree, WARM + args.entries)
+    record_all(app, environs[:WARM])
     counts = counted(app, environs[WARM:], tree)
     print(f"{tree}: {sum(counts.values()) / args.entries:,.0f} bytecodes per API entry ({args.entries} entries), by function:")
     for name, n in counts.most_common(args.top):

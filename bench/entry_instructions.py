@@ -23,7 +23,9 @@ from pathlib import Path
 SHORT, LONG, TABLES_FOR = 300, 700, 800  # entries timed in the two runs; entries whose tables are made first
 
 
-def child(tree: Path, count: int) -> None:
+def app_and_entries(tree: Path, count: int) -> tuple:
+    """The app of checkout `tree` on a new SQLite file, and `count` of its DiceZ API entries as WSGI
+    environs (the tables they need are made here); entry_bytecodes.py counts the same ones."""
     sys.path[0:0] = [str(tree / "bench"), str(tree)]
     import bench_entry_cold  # the tree's own copy: the same entries as its cold and warm timings
     from companion import create_app
@@ -31,12 +33,21 @@ def child(tree: Path, count: int) -> None:
     app = create_app({"DATABASE_URL": f"sqlite:///{Path(tempfile.mkdtemp()) / 'count.sqlite'}",
                       "SECRET_KEY": "bench"})
     source = bench_entry_cold.entries(app)
-    environs = [next(source) for _ in range(TABLES_FOR)]  # the tables they need are made here, in both runs
+    return app, [next(source) for _ in range(count)]
+
+
+def record_all(app, environs) -> None:
+    """Each entry through the whole WSGI app; stop if one of them was not recorded."""
     statuses = []
-    for environ in environs[:count]:
+    for environ in environs:
         b"".join(app.wsgi_app(environ, lambda status, headers: statuses.append(status)))
     if any(not s.startswith("201") for s in statuses):
         sys.exit(f"an entry was not recorded: {sorted(set(statuses))}")
+
+
+def child(tree: Path, count: int) -> None:
+    app, environs = app_and_entries(tree, TABLES_FOR)  # the same tables are made in both runs
+    record_all(app, environs[:count])
 
 
 def main_thread_instructions(tree: Path, count: int, out: Path) -> int:

@@ -73,7 +73,7 @@ def value_problem(value, depth: int = 0) -> str | None:
     else:
         return _number_problem(value)
     # the first item's problem, if any (the loop runs in C: a body has many small items)
-    return next(filter(None, map(value_problem, items, repeat(depth + 1, len(items)))), None)
+    return next(filter(None, map(value_problem, items, repeat(depth + 1))), None)
 
 
 def _url_problem() -> str | None:

@@ -26,37 +26,34 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 
-_forks = 0  # forks this process is the child of: a kept connection is never shared across one
 # what a forked child inherited from its parent and must neither use nor close (closing a copy of an
 # SQLite connection in the child would drop the child's own locks on the file): kept for its lifetime
 _parents: list = []
 
 
-def _forked() -> None:
-    global _forks
-    _forks += 1
+def in_forked_child(owner, set_aside: Callable[[object], None]) -> None:
+    """`set_aside(owner)` in each process forked after this (a worker of a server that loads the app
+    first), right after the fork, while `owner` is still alive."""
+    if not hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
+        return
+    owner_of = weakref.ref(owner)
 
-
-def _after_fork(hook) -> None:
-    if hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
-        os.register_at_fork(after_in_child=hook)
-
-
-_after_fork(_forked)
+    def hook() -> None:
+        alive = owner_of()
+        if alive is not None:
+            set_aside(alive)
+    os.register_at_fork(after_in_child=hook)
 
 
 def own_pool_after_fork(engine: Engine) -> None:
-    """A process forked after `engine` was made (a worker of a server that loads the app first) starts
-    a pool of its own instead of using its parent's connections: SQLAlchemy's way, a dispose that
-    closes nothing, with the parent's pool set aside."""
-    engine_of = weakref.ref(engine)
+    """A forked child starts a pool of its own instead of using its parent's connections: SQLAlchemy's
+    way, a dispose that closes nothing, with the parent's pool set aside."""
+    in_forked_child(engine, _set_pool_aside)
 
-    def own_pool() -> None:
-        alive = engine_of()
-        if alive is not None:
-            _parents.append(alive.pool)
-            alive.dispose(close=False)
-    _after_fork(own_pool)
+
+def _set_pool_aside(engine: Engine) -> None:
+    _parents.append(engine.pool)
+    engine.dispose(close=False)
 
 
 class KeptConnection:
@@ -72,16 +69,18 @@ class KeptConnection:
     def __init__(self, engine: Engine, usable: Callable[[object], bool]):
         self.engine, self.usable = engine, usable
         self.lock = threading.Lock()
-        self.fairy, self.fork = None, None
+        self.fairy = None
         self.disposed = False  # the engine's pool was replaced: so is the kept connection
         event.listen(engine, "engine_disposed", lambda _engine: setattr(self, "disposed", True))
+        in_forked_child(self, KeptConnection._set_aside)  # a forked worker never shares its parent's
+
+    def _set_aside(self) -> None:
+        _parents.append(self.fairy)
+        self.fairy = None
 
     def acquire(self):
         self.lock.acquire()
         try:
-            if self.fork != _forks:  # a forked worker: never share its parent's connection
-                _parents.append(self.fairy)
-                self.fairy, self.fork = None, _forks
             if self.fairy is not None and (self.disposed or not (self.fairy.is_valid and self.usable(self.fairy))):
                 self._give_back()
             self.disposed = False
@@ -104,7 +103,7 @@ class KeptConnection:
 
     def close(self) -> None:
         with self.lock:
-            if self.fairy is not None and self.fork == _forks:
+            if self.fairy is not None:
                 self._give_back()
 
     def _give_back(self) -> None:
@@ -113,6 +112,17 @@ class KeptConnection:
             fairy.close()
         except Exception:  # noqa: BLE001 - a connection that cannot even close is dropped all the same
             pass
+
+
+def _taker(order: tuple[str, ...]) -> Callable[[dict], tuple]:
+    """The values of the parameters named in `order`, as a tuple in that order (itemgetter gives a
+    single value, not a tuple, for one name)."""
+    if len(order) > 1:
+        return operator.itemgetter(*order)
+    if order:
+        name = order[0]
+        return lambda params: (params[name],)
+    return lambda params: ()
 
 
 class Prepared:
@@ -130,11 +140,9 @@ class Prepared:
                           if (proc := bind.type.dialect_impl(dialect).bind_processor(dialect))}
         # SQLite's question marks: their parameters in order, taken in one step, and where in that order
         # a value is converted (the rest go as they are)
-        self.named = order is None  # PostgreSQL's driver takes the parameters by name
-        self.positional = operator.itemgetter(*order) if order else (lambda _params: ())
+        self.take = _taker(order) if order is not None else None  # None: PostgreSQL's driver takes names
         self.converted = tuple((at, self.to_driver[name]) for at, name in enumerate(order or ())
                                if name in self.to_driver)
-        self.single = not self.named and len(order) == 1  # itemgetter of one name gives a value, not a tuple
         columns = statement.selected_columns if hasattr(statement, "selected_columns") else ()
         self.keys = tuple(columns.keys()) if columns else ()
         processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
@@ -146,11 +154,9 @@ class Prepared:
 
     def _params(self, params: dict):
         merged = {**self.fixed, **params} if self.fixed else params
-        if self.named:
+        if self.take is None:
             return {k: (self.to_driver[k](v) if k in self.to_driver else v) for k, v in merged.items()}
-        values = self.positional(merged)
-        if self.single:
-            values = (values,)
+        values = self.take(merged)
         if not self.converted:
             return values
         values = list(values)

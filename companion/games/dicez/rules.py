@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -133,21 +132,15 @@ class State:
     # the boxes filled on the emptiest sheet: whose turn it is and whether the game is over, which
     # every entry asks several times
     fewest_filled: int = field(init=False, repr=False, compare=False)
-    # the options by name, read several times an entry (roll-by-roll? joker? turn order?): one dict
-    # per set of options, shared by the states of a game and never written
+    # the options by name, read several times an entry (roll-by-roll? joker? turn order?)
     switches: dict[str, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "fewest_filled", min(map(_FILLED, self.sheets), default=len(BOXES)))
-        object.__setattr__(self, "switches", _switches(self.options))
+        object.__setattr__(self, "switches", dict(self.options))
 
     def option(self, name: str) -> bool:
         return self.switches[name]
-
-
-@lru_cache(maxsize=64)  # the states of a game share one dict of their options
-def _switches(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
-    return dict(options)
 
 
 # --- validation ---------------------------------------------------------------
