@@ -8,7 +8,10 @@ request at a time over a kept-alive connection: the unchanged change check (poll
 trip through the phone page (HTML) and through the API, /history with 10 and 10,000 finished
 tables, and the Dice and Slice table view and board fragment at the start, middle and end of a
 6-player random game; and the change check and the API entry each in turn with
-the hello world answering as they do and its plain GET (the ratios within each round).
+the hello world answering as they do and its plain GET (the ratios within each round). `floor`: the
+API entry in turn with the POST hello and the least an entry written to SQLite can be on the same
+server (bench/floor_wsgi.py: in memory, on a file, with DiceZ's rules), which splits what an entry
+costs over the hello world into SQLite's share, the rules' and the platform's.
 Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
@@ -41,6 +44,11 @@ from tests.contract.playout import playout  # noqa: E402
 # when `python -m companion` runs something else.
 SERVER_CMD = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {{port}}"
 HELLO_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'hello_wsgi.py'))} --port {{port}} --server {{server}}"
+FLOOR_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'floor_wsgi.py'))} --port {{port}}"
+# the floors of an entry (bench/floor_wsgi.py), each timed in turn with the real entry and the POST hello
+FLOORS = {"a row written to SQLite in memory": "--database memory",
+          "a row written to the SQLite file (WAL, as the app)": "--database file",
+          "the same and DiceZ's apply before it": "--database file --rules"}
 PLAYERS = 5  # phones at a DiceZ table
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
          "full_house", "small_straight", "large_straight", "dicez", "chance"]
@@ -135,7 +143,7 @@ def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
 
 def hello_post_one(port: int):
     """One timed request of the hello world taking an entry's request (the same JSON body and token
-    header), answered with a 201."""
+    header), answered with a 201. The floors (bench/floor_wsgi.py) take the same request."""
     c = Client(port)
     entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}
     headers = {"Authorization": "Bearer " + "x" * 43}
@@ -216,6 +224,23 @@ def api_entries(port: int):
 
 def api_entry_times(port: int, samples: int) -> list[float]:
     return list(itertools.islice(api_entries(port), samples))
+
+
+def floor_times(samples: int, hello_port: int, app_port: int, env: dict, tmp: Path) -> list[tuple[str, list[float]]]:
+    """The POST hello, each floor and the API entry, one request of each per round (see FLOORS)."""
+    ports = {name: free_port() for name in FLOORS}
+    procs = [start(f"{FLOOR_CMD} {FLOORS[name]}", port, env, tmp / f"floor-{i}.log")
+             for i, (name, port) in enumerate(ports.items())]
+    try:
+        entries = api_entries(app_port)
+        series = {"the bare hello world taking an entry (POST)": hello_post_one(hello_port),
+                  **{f"floor: {name}": hello_post_one(port) for name, port in ports.items()},
+                  "the API entry": lambda: next(entries)}
+        return list(zip(series, in_turn(samples, *series.values())))
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(10)
 
 
 def in_turn(samples: int, *series) -> list[list[float]]:
@@ -338,7 +363,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--server-cmd", default=SERVER_CMD, help="the app server; {port} is filled in")
     parser.add_argument("--hello-server", default="auto", help="waitress, gevent or auto (what companion runs)")
-    parser.add_argument("--only", default="", help="comma-separated: poll,entry,history,dice_and_slice")
+    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,history,dice_and_slice")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     tmp = Path(tempfile.mkdtemp(prefix="bench-hot-"))
@@ -365,6 +390,9 @@ def main() -> None:
             entries = api_entries(app_port)
             paired["API entry"] = ("POST", in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
                                                    hello_one(hello_port)))
+        floors: list[tuple[str, list[float]]] = []
+        if not only or "floor" in only:
+            floors = floor_times(args.samples, hello_port, app_port, env, tmp)
         if not only or "history" in only:
             add_finished_tables(db, 10)
             rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
@@ -393,6 +421,11 @@ def main() -> None:
             print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
                   + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
                   + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
+        if floors:
+            post = floors[0][1]
+            print("the API entry and its floors, each in turn with the POST hello: median; of each round, x the POST hello")
+            for name, samples in floors:
+                print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f}")
         for what, (twin, (measured, like, get)) in paired.items():
             print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
                   f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
