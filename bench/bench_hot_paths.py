@@ -262,7 +262,7 @@ def add_finished_tables(db: Path, count: int) -> None:
     """`count` finished one-game tables written straight into the database (as years of game nights)."""
     from sqlalchemy import create_engine, insert
 
-    from companion.platform.storage import games_t, new_pin, new_token, tables_t
+    from companion.platform.schema import games_t, new_pin, new_token, tables_t
     engine = create_engine(f"sqlite:///{db}")
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
     rng = random.Random(count * 7919 + len(str(db)))

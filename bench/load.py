@@ -571,7 +571,7 @@ def database_for(args, tmp: Path):
         return f"sqlite:///{tmp / 'load.sqlite'}", lambda: None
     from sqlalchemy import create_engine, make_url, text
 
-    from companion.platform.storage import normalize_url
+    from companion.platform.engines import normalize_url
     base = normalize_url(args.database_url)
     schema = f"load_{uuid.uuid4().hex[:10]}"
     admin = create_engine(base)

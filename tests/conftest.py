@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, text
 
 import companion.games  # noqa: F401  (registers every game, as the app does)
 from companion import create_app
-from companion.platform.storage import normalize_url
+from companion.platform.engines import normalize_url
 
 pytest_plugins = ["tests.browser_fixtures"]
 

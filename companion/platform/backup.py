@@ -1,6 +1,6 @@
 """Every table, game, entry and document of a database as one JSON file, and back.
 
-Generic over storage's schema (`metadata.sorted_tables`): a table or column added to storage.py is
+Generic over the schema (`metadata.sorted_tables`): a table or column added to schema.py is
 in the next backup with no change here. The file says which columns it holds, so a backup made
 before a column was added still imports (the column takes its default).
 
@@ -21,7 +21,7 @@ from sqlalchemy import DateTime, JSON, Table, func, null, select, text, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .storage import metadata
+from .schema import metadata
 
 FORMAT = "companion-backup"
 VERSION = 1

@@ -18,7 +18,8 @@ from . import auth
 from .contract import Game, Viewer
 from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
-from .storage import CODE_ALPHABET, CODE_LENGTH, Document, Store, TableInfo
+from .schema import CODE_ALPHABET, CODE_LENGTH
+from .storage import Document, Store, TableInfo
 
 # endpoints that answer from a cheaper query than a replay (every open page holds a stream)
 LIGHT_ENDPOINTS = {"pages.poll", "pages.live"}

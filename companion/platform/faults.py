@@ -2,7 +2,7 @@
 
 Every write is one transaction, so a request that fails here has saved nothing; the phone is told
 to tap again. The engine reconnects by itself (a ping of PostgreSQL connections that sat idle, SQLite's file check in
-storage.py), so the next tap after the database is back is saved without restarting the server.
+engines.py), so the next tap after the database is back is saved without restarting the server.
 Errors that are bugs rather than faults (an IntegrityError, a ProgrammingError) are not caught.
 """
 from __future__ import annotations

@@ -31,7 +31,7 @@ from typing import Callable
 from sqlalchemy import bindparam, func, select
 
 from .prepared import Prepared
-from .storage import sqlite_file_of
+from .engines import sqlite_file_of
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from .play import load_replay
 from .registry import GAMES
-from .storage import GameInfo, Store, name_key
+from .schema import name_key
+from .storage import GameInfo, Store
 
 RECENT_SCORES = 20  # the scores chart shows this many latest games of each kind
 

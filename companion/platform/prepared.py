@@ -61,7 +61,7 @@ class KeptConnection:
 
     A statement on SQLite never waits on a socket, so under gevent no other request runs while one
     is on the connection; with threads, the lock takes them in turn. Before each statement the
-    connection must still pass `usable` (storage: it still writes to the file at the path, the
+    connection must still pass `usable` (engines.py: it still writes to the file at the path, the
     check the pool makes at checkout); if not, or if it was invalidated, it goes back to the pool,
     which discards it, and the next one is checked out as usual. A failed write is rolled back, as the
     pool does when a connection comes back."""
@@ -148,7 +148,7 @@ class Prepared:
         processors = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
         self.from_driver = [(i, key, proc) for i, (key, proc) in enumerate(zip(self.keys, processors)) if proc]
         # PostgreSQL: one statement in a transaction of its own is three round trips (BEGIN, it, and
-        # COMMIT or ROLLBACK; see storage.reads_engine). Each statement here is whole by itself (an
+        # COMMIT or ROLLBACK; see engines.reads_engine). Each statement here is whole by itself (an
         # append is one INSERT ... SELECT), so it runs in autocommit: one round trip.
         self.autocommit = dialect.name == "postgresql"
 

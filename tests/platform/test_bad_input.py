@@ -96,7 +96,7 @@ def test_an_edition_label_with_a_lone_surrogate_is_refused_and_no_table_is_made(
     resp = _raw(client, "/api/tables", body)
     assert resp.status_code == 400 and "lone UTF-16 surrogate" in resp.get_json()["error"]
     from sqlalchemy import func, select
-    from companion.platform.storage import tables_t
+    from companion.platform.schema import tables_t
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(tables_t)).scalar() == 0
 

@@ -88,9 +88,9 @@ def test_a_stopped_postgresql_answers_503_on_every_route_and_the_next_write_afte
 def test_after_postgresql_restarts_while_the_app_is_idle_the_first_tap_is_saved(private_postgres, monkeypatch):
     """No request met the outage, so nothing told the pool its connections died: those that sat
     idle are pinged before use and replaced, and the first tap after the restart goes through."""
-    from companion.platform import storage
+    from companion.platform import engines
 
-    monkeypatch.setattr(storage, "PG_PING_AFTER_IDLE", 0.2)
+    monkeypatch.setattr(engines, "PG_PING_AFTER_IDLE", 0.2)
     app = create_app({"DATABASE_URL": private_postgres.url, "TESTING": True, "SECRET_KEY": "t"})
     client = app.test_client()
     table = new_table(client)

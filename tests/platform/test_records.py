@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import delete, update
 
-from companion.platform.storage import create_schema, games_t, player_games_t
+from companion.platform.schema import create_schema, games_t, player_games_t
 from tests.helpers import new_table, post_entry
 
 # DiceZ dice for each box, in sheet order: GOOD fills the upper section to 63 (bonus), BAD scores 18

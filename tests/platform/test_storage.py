@@ -7,7 +7,9 @@ import threading
 import pytest
 
 from companion.platform.registry import RuleError
-from companion.platform.storage import CODE_ALPHABET, Conflict, Store, normalize_url
+from companion.platform.engines import normalize_url
+from companion.platform.schema import CODE_ALPHABET
+from companion.platform.storage import Conflict, Store
 from companion.platform.play import load_replay, new_table, record
 
 
@@ -113,7 +115,8 @@ def test_a_database_from_before_invitations_gets_them_when_the_app_starts(db_url
     a join secret and a PIN, so its phones can still be invited."""
     from sqlalchemy import text
 
-    from companion.platform.storage import ADDED_COLUMNS, Store
+    from companion.platform.schema import ADDED_COLUMNS
+    from companion.platform.storage import Store
 
     old = Store(db_url)
     table = old.create_table("dicez", {}, ["Ann", "Ben"], False)
