@@ -195,18 +195,16 @@ class Prepared:
         if self.kept is not None:
             return self._run_kept(params, write)
         fairy = self._checkout()
-        cursor, failed = None, True
+        cursor = None
         try:
             if self.autocommit:
                 self.dialect.set_isolation_level(fairy.dbapi_connection, "AUTOCOMMIT")
             cursor = fairy.cursor()
             cursor.execute(self.sql, self._params(params))
             if not write:
-                rows, failed = cursor.fetchall(), False
-                return rows
+                return cursor.fetchall()
             if not self.autocommit:
                 fairy.commit()
-            failed = False
             return cursor.rowcount
         except self.dialect.loaded_dbapi.Error as exc:
             raise self._failed(exc, fairy, cursor, params) from exc
