@@ -20,7 +20,7 @@ from flask import url_for
 
 from companion.platform.contract import RuleError
 from companion.platform.gameweb import GameWeb
-from companion.platform.kept import KeptDrawings
+from companion.platform.kept import KeptByIdentity, KeptDrawings
 
 from . import editions
 from .editor_form import TOPPING_COLOURS
@@ -62,12 +62,17 @@ def _style_of(tops: dict, kind: str) -> dict:
 
 def sheet_drawing(player: dict, tops: dict) -> dict:
     """What the sheet SVG draws for one player's view (CELL units between two dots)."""
-    slices = [{**r["box"], "points": r["points"]} for r in player["regions"] if r["scorable"]]
-    unscorable = [sq for r in player["regions"] if r["enclosed"] and not r["scorable"] for sq in r["squares"]]
     toppings = [{**t, **_style_of(tops, t["kind"])} for t in player["toppings"]]
-    return {"mark_path": mark_path(player["dots"]), "line_path": line_path(line_runs(player["lines"])),
+    return {**_kept_paths.value(player["dots"], player["lines"], player["regions"]), "toppings": toppings}
+
+
+def sheet_paths(dots, lines, regions) -> dict:
+    """The marks, lines and slices of a sheet's drawing: most of its markup, and most of its cost
+    late in a game (some eighty regions, a hundred runs of lines)."""
+    slices = [{**r["box"], "points": r["points"]} for r in regions if r["scorable"]]
+    return {"mark_path": mark_path(dots), "line_path": line_path(line_runs(lines)),
             "slice_path": slice_path(slices), "point_labels": point_labels(slices),
-            "unscorable": unscorable, "toppings": toppings}
+            "unscorable": [sq for r in regions if r["enclosed"] and not r["scorable"] for sq in r["squares"]]}
 
 
 # The sheet's paths give each shape from where the one before it began (relative moves): in reading
@@ -134,10 +139,15 @@ def line_runs(lines) -> list[tuple[tuple[int, int], tuple[int, int]]]:
             else:
                 runs.append([(vertical, fixed), start, start + 1])
     return [((f, a), (f, b)) if v else ((a, f), (b, f)) for (v, f), a, b in runs]
+
+
 # Drawn sheets by what they show. A sheet's markup grows with its lines and slices (three times as
 # long at the end of a game as at its start), and between two entries only the writer's sheet
 # changes: the table view and the other phones draw theirs from here.
 _sheets = KeptDrawings("dice_and_slice/_svg.html", "sheet_svg", size=512)
+# A sheet's paths, by the lists the rules' view shares for the sheet as it stands (rules/view.py
+# `_drawn`): the table view asks for all six sheets after every entry.
+_kept_paths = KeptByIdentity(sheet_paths, size=512)
 
 
 def seat_style(seat: int) -> dict:

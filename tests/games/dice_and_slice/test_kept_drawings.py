@@ -63,3 +63,23 @@ def test_what_the_pages_read_stays_as_the_rules_drew_it(client):
     _drawn.cache_clear()
     assert kept == view(state, None)
     assert client.get(f"/api/tables/{code}").get_json()["view"] == GAME.view(state, Viewer.table())
+
+
+def test_the_table_view_draws_each_sheet_as_one_drawn_from_scratch_would(client):
+    """Its sheets' paths are kept by the lists the rules' view shares (web.py `_kept_paths`): at
+    every point of a game the board is the one drawn with nothing kept."""
+    from companion.games.dice_and_slice import web
+
+    table = new_table(client, ["Ann", "Ben", "Cy", "Dee"], game="dice_and_slice")
+    _, steps = playout(GAME, 4, random.Random(3))
+    board = f"/t/{table['code']}/board"
+    done = 0
+    for upto in (1, 40, len(steps) // 2, len(steps)):
+        play(client, table, steps[done:upto])
+        done = upto
+        client.get(board)  # the sheets as they stand are kept now
+        kept = client.get(board).get_data(as_text=True)
+        web._kept_paths.items.clear()
+        web._sheets.items.clear()
+        _drawn.cache_clear()
+        assert client.get(board).get_data(as_text=True) == kept
