@@ -19,6 +19,36 @@ from flask import get_template_attribute
 from markupsafe import Markup
 
 
+class Recent:
+    """At most `size` values by key, the least recently used forgotten first; safe across threads."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None:
+                self.items.move_to_end(key)
+            return hit
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
 class KeptDrawings:
     """`draw(*args, **kwargs)` is the macro `macro` of `template` called with those arguments.
     `canonical` turns the arguments into a value whose pickle is the same for the same drawing
@@ -26,24 +56,17 @@ class KeptDrawings:
 
     def __init__(self, template: str, macro: str, size: int = 512,
                  canonical: Callable[[tuple, dict], object] | None = None):
-        self.template, self.macro, self.size = template, macro, size
+        self.template, self.macro = template, macro
         self.canonical = canonical or (lambda args, kwargs: (args, kwargs))
-        self.items: OrderedDict[bytes, Markup] = OrderedDict()
-        self.lock = threading.Lock()
+        self.kept: Recent = Recent(size)  # markup by the key of its arguments
 
     def draw(self, *args, **kwargs) -> Markup:
         # pickle is lossless and quick: two different drawings never give the same bytes
         key = hashlib.blake2b(pickle.dumps(self.canonical(args, kwargs)), digest_size=16).digest()
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-                return hit
-        markup = get_template_attribute(self.template, self.macro)(*args, **kwargs)
-        with self.lock:
-            self.items[key] = markup
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        markup = self.kept.get(key)
+        if markup is None:
+            markup = get_template_attribute(self.template, self.macro)(*args, **kwargs)
+            self.kept.put(key, markup)
         return markup
 
 
@@ -56,21 +79,14 @@ class KeptByIdentity:
     equal are a miss, which costs deriving again and nothing else. An LRU of `size` entries."""
 
     def __init__(self, derive: Callable, size: int = 512):
-        self.derive, self.size = derive, size
-        self.items: OrderedDict[tuple[int, ...], tuple[tuple, object]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.derive = derive
+        self.kept: Recent = Recent(size)  # id of each part -> (the parts, what was derived from them)
 
     def value(self, *parts):
         key = tuple(map(id, parts))
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None and all(map(operator.is_, hit[0], parts)):
-                self.items.move_to_end(key)
-                return hit[1]
+        hit = self.kept.get(key)
+        if hit is not None and all(map(operator.is_, hit[0], parts)):
+            return hit[1]
         value = self.derive(*parts)
-        with self.lock:
-            self.items[key] = (parts, value)
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+        self.kept.put(key, (parts, value))
         return value

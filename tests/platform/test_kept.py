@@ -38,7 +38,7 @@ def test_it_keeps_at_most_its_size_and_drops_the_least_recently_used():
     kept = KeptByIdentity(derive, size=2)
     a, b, c = [1], [1, 2], [1, 2, 3]
     kept.value(a), kept.value(b), kept.value(a), kept.value(c)  # b is the least recent: dropped
-    assert len(kept.items) == 2
+    assert len(kept.kept) == 2
     assert kept.value(a) == 1 and len(calls) == 3
     assert kept.value(b) == 2 and len(calls) == 4
 

@@ -79,7 +79,7 @@ def test_the_table_view_draws_each_sheet_as_one_drawn_from_scratch_would(client)
         done = upto
         client.get(board)  # the sheets as they stand are kept now
         kept = client.get(board).get_data(as_text=True)
-        web._kept_paths.items.clear()
-        web._sheets.items.clear()
+        web._kept_paths.kept.clear()
+        web._sheets.kept.clear()
         _drawn.cache_clear()
         assert client.get(board).get_data(as_text=True) == kept
