@@ -20,7 +20,8 @@ from markupsafe import Markup
 
 
 class Recent:
-    """At most `size` values by key, the least recently used forgotten first; safe across threads."""
+    """At most `size` values by key, the least recently used forgotten first; safe across threads.
+    `get` answers None for a key it does not hold, so None is not a value to keep."""
 
     def __init__(self, size: int):
         self.size = size
