@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import create_app  # noqa: E402
 from companion.games.dicez import rules as dicez  # noqa: E402
+from floor_wsgi import make_floor, write_row  # noqa: E402  (bench/: the floor bench_hot_paths.py serves)
 from hello_wsgi import hello  # noqa: E402  (bench/, this script's folder: the hot paths' baseline app)
 
 L2 = Path("/sys/devices/system/cpu/cpu0/cache/index2/size")
@@ -111,18 +112,12 @@ def main() -> None:
 
     floor = sqlite3.connect(db, isolation_level="")  # the driver alone, on the same file
     floor.execute("PRAGMA synchronous=NORMAL")
-    floor.execute("CREATE TABLE floor (table_code, game_no, seq, seat, kind, payload, key, created_at, device, "
-                  "PRIMARY KEY (table_code, game_no, seq), UNIQUE (table_code, game_no, seat, key))")
+    make_floor(floor)
     rows = itertools.count()
-
-    def insert(seq: int, seat: int, kind: str, payload: str, key: str | None) -> None:
-        floor.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)",
-                      ("ABCDEF", 1, seq, seat, kind, payload, key, "2026-12-02 18:00:00.000000", "0" * 32))
-        floor.commit()
 
     def floor_call():
         seq = next(rows)
-        return lambda: insert(seq, seq % 5, "score", '{"dice":[2,3,4,5,6],"category":"ones"}', f"k{seq}")
+        return lambda: write_row(floor, 1, seq, seq % 5, "score", '{"dice":[2,3,4,5,6],"category":"ones"}', f"k{seq}")
 
     turns = bare_turns()
 
@@ -133,8 +128,8 @@ def main() -> None:
         def work():
             entry = json.loads(body)
             game[0] = dicez.apply(game[0], seat, entry)
-            insert(seq, seat, entry["kind"], json.dumps({k: v for k, v in entry.items() if k != "kind"},
-                                                        separators=(",", ":")), None)
+            write_row(floor, 1, seq, seat, entry["kind"], json.dumps({k: v for k, v in entry.items() if k != "kind"},
+                                                                     separators=(",", ":")))
         return work
 
     flush = bytearray(flush_size)

@@ -25,10 +25,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.dicez import rules as dicez  # noqa: E402
 from companion.platform.quick_entry import CREATED_HEADERS  # noqa: E402  (the route's own headers)
+from hello_wsgi import serve  # noqa: E402  (bench/, this script's folder)
 
 SEATS = 5
 ENTRIES_PER_GAME = SEATS * len(dicez.BOXES)
 STAMP = "2026-12-03 12:00:00.000000"  # as SQLAlchemy writes a DateTime to SQLite
+
+
+def make_floor(db: sqlite3.Connection) -> None:
+    """The floor's table, keyed as `entries` is (bench/bench_entry_cold.py times the same writes in process)."""
+    db.execute("CREATE TABLE floor (table_code, game_no, seq, seat, kind, payload, key, created_at, device, "
+               "PRIMARY KEY (table_code, game_no, seq), UNIQUE (table_code, game_no, seat, key))")
+
+
+def write_row(db: sqlite3.Connection, game_no: int, seq: int, seat: int, kind: str, payload: str,
+              key: str | None = None) -> None:
+    """One entry's row, INSERTed and COMMITted as the app's append does."""
+    db.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)",
+               ("FLOOR0", game_no, seq, seat, kind, payload, key, STAMP, "0" * 32))
+    db.commit()
 
 
 def connect(database: str) -> sqlite3.Connection:
@@ -37,8 +52,7 @@ def connect(database: str) -> sqlite3.Connection:
     if database == "file":  # as the app's engine sets up its connections
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-    db.execute("CREATE TABLE floor (table_code, game_no, seq, seat, kind, payload, key, created_at, device, "
-               "PRIMARY KEY (table_code, game_no, seq), UNIQUE (table_code, game_no, seat, key))")
+    make_floor(db)
     return db
 
 
@@ -60,9 +74,7 @@ def floor_app(db: sqlite3.Connection, with_rules: bool):
                 game["state"] = dicez.new_state(SEATS, {"turn_order": True})
             played = {**entry, "category": dicez.BOXES[seq // SEATS]}  # every seat fills its boxes in turn
             game["state"] = dicez.apply(game["state"], seat, played)
-        db.execute("INSERT INTO floor VALUES (?,?,?,?,?,?,?,?,?)",
-                   ("FLOOR0", game_no, seq, seat, entry["kind"], json.dumps(entry), None, STAMP, "0" * 32))
-        db.commit()
+        write_row(db, game_no, seq, seat, entry["kind"], json.dumps(entry))
         answer = b'{"seq":%d,"version":%d}\n' % (seq + 1, seq + 1)
         start_response("201 CREATED", [*CREATED_HEADERS, ("Content-Length", str(len(answer)))])
         return [answer]
@@ -76,12 +88,9 @@ def main() -> None:
     parser.add_argument("--database", choices=("file", "memory"), default="file")
     parser.add_argument("--rules", action="store_true", help="run DiceZ's apply before the insert")
     args = parser.parse_args()
-    from gevent import monkey
-    monkey.patch_all()
-    from companion.server import Server  # the server python -m companion runs
     print(f"floor ({args.database}{', DiceZ rules' if args.rules else ''}) at http://{args.host}:{args.port}/",
           flush=True)
-    Server((args.host, args.port), floor_app(connect(args.database), args.rules), log=None).serve_forever()
+    serve(floor_app(connect(args.database), args.rules), "gevent", args.host, args.port, threads=0)
 
 
 if __name__ == "__main__":

@@ -34,15 +34,16 @@ def companion_server() -> str:
     return "gevent" if uses_gevent else "waitress"
 
 
-def serve(server: str, host: str, port: int, threads: int) -> None:
+def serve(app, server: str, host: str, port: int, threads: int) -> None:
+    """`app` on the server software `python -m companion` runs (bench/floor_wsgi.py serves its floors so)."""
     if server == "gevent":
         from gevent import monkey
         monkey.patch_all()
         from companion.server import Server as WSGIServer  # the same server, Nagle off
-        WSGIServer((host, port), hello, log=None).serve_forever()
+        WSGIServer((host, port), app, log=None).serve_forever()
     else:
         from waitress import serve as waitress_serve
-        waitress_serve(hello, host=host, port=port, threads=threads, ident="hello")
+        waitress_serve(app, host=host, port=port, threads=threads, ident="hello")
 
 
 def main() -> None:
@@ -54,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     server = companion_server() if args.server == "auto" else args.server
     print(f"hello world on {server} at http://{args.host}:{args.port}/", flush=True)
-    serve(server, args.host, args.port, args.threads)
+    serve(hello, server, args.host, args.port, args.threads)
 
 
 if __name__ == "__main__":
