@@ -9,7 +9,6 @@ out from can be kept too, by the very objects it came from (`KeptByIdentity`).
 from __future__ import annotations
 
 import hashlib
-import operator
 import pickle
 import threading
 from collections import OrderedDict
@@ -76,8 +75,9 @@ class KeptByIdentity:
 
     For what is derived from objects that are shared and never changed: a game's view may hand every
     view of a sheet as it stands the very same lists. An entry holds the objects it was derived from,
-    so the ids it is found by cannot pass to other objects while it is kept; objects that are only
-    equal are a miss, which costs deriving again and nothing else. An LRU of `size` entries."""
+    so the ids it is found by cannot pass to other objects while it is kept, and an entry found by
+    them is one of those very objects. Objects that are only equal are a miss, which costs deriving
+    again and nothing else. An LRU of `size` entries."""
 
     def __init__(self, derive: Callable, size: int = 512):
         self.derive = derive
@@ -86,7 +86,7 @@ class KeptByIdentity:
     def value(self, *parts):
         key = tuple(map(id, parts))
         hit = self.kept.get(key)
-        if hit is not None and all(map(operator.is_, hit[0], parts)):
+        if hit is not None:
             return hit[1]
         value = self.derive(*parts)
         self.kept.put(key, (parts, value))
