@@ -5,12 +5,13 @@ delayed acknowledgement on every kept-alive request after the first: about 40 ms
 """
 from __future__ import annotations
 
+import io
 import socket as std_socket
 
 import gevent
 from gevent import socket
 
-from companion.server import Server
+from companion.server import Handler, Server
 
 
 def test_every_accepted_connection_has_nagle_off():
@@ -37,3 +38,46 @@ def test_every_accepted_connection_has_nagle_off():
     listener.close()
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
     assert option_while_answering and option_while_answering[0] != 0
+
+
+def _one_request(server_for) -> bytes:
+    """One GET answered by the server `server_for(listener, app)` makes; the raw answer."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    phone = socket.create_connection(listener.getsockname())
+    conn, address = listener.accept()
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+        return [b"ok"]
+
+    worker = gevent.spawn(server_for(listener, app).handle, conn, address)
+    phone.sendall(b"GET /sheet HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    answer = b""
+    while chunk := phone.recv(4096):
+        answer += chunk
+    worker.join(timeout=5)
+    phone.close()
+    listener.close()
+    return answer
+
+
+def test_an_access_log_given_to_the_server_gets_a_line_per_request():
+    log = io.StringIO()
+    answer = _one_request(lambda listener, app: Server(listener, app, log=log))
+    assert answer.endswith(b"ok")
+    assert '"GET /sheet HTTP/1.1" 200 ' in log.getvalue()
+
+
+def test_without_an_access_log_no_log_line_is_even_formatted():
+    formatted = []
+
+    class Counting(Handler):
+        def format_request(self):
+            formatted.append(self.requestline)
+            return super().format_request()
+
+    answer = _one_request(lambda listener, app: Server(listener, app, log=None, handler_class=Counting))
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
+    assert formatted == []
