@@ -8,9 +8,10 @@ gunicorn sets TCP_NODELAY on its listening socket for the same reason; set here 
 socket, it holds on every system (not all of them copy the option from the listener).
 
 With no access log (`log=None`, as `python -m companion` serves), gevent still formats each request's
-log line (a timestamp and five fields) and hands it to a log that drops it: about 8 µs of every
-answer, 12 when the app's own work has pushed gevent's code out of the processor's cache
-(docs/benchmarks.md, 2026-12-03). The handler here formats it only for a log that keeps it.
+log line (a timestamp and five fields) and hands it to a log that drops it. That is about 8 µs of
+CPU a request, 12 after an entry has pushed gevent's code out of the processor's cache, spent once
+the answer is sent (docs/benchmarks.md, 2026-12-03). The handler here formats it only for a log that
+keeps it.
 """
 from __future__ import annotations
 
