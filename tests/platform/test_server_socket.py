@@ -14,34 +14,9 @@ from gevent import socket
 from companion.server import Handler, Server
 
 
-def test_every_accepted_connection_has_nagle_off():
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1)
-    phone = socket.create_connection(listener.getsockname())
-    conn, address = listener.accept()
-    option_while_answering = []
-
-    def app(environ, start_response):
-        option_while_answering.append(conn.getsockopt(std_socket.IPPROTO_TCP, std_socket.TCP_NODELAY))
-        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
-        return [b"ok"]
-
-    server = Server(listener, app, log=None)
-    worker = gevent.spawn(server.handle, conn, address)
-    phone.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-    answer = b""
-    while chunk := phone.recv(4096):
-        answer += chunk
-    worker.join(timeout=5)
-    phone.close()
-    listener.close()
-    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
-    assert option_while_answering and option_while_answering[0] != 0
-
-
-def _one_request(server_for) -> bytes:
-    """One GET answered by the server `server_for(listener, app)` makes; the raw answer."""
+def _one_request(server_for, while_answering=lambda conn: None) -> bytes:
+    """One GET answered by the server `server_for(listener, app)` makes; the raw answer. The app
+    calls `while_answering(conn)` with the server's side of the connection."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
@@ -49,6 +24,7 @@ def _one_request(server_for) -> bytes:
     conn, address = listener.accept()
 
     def app(environ, start_response):
+        while_answering(conn)
         start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
         return [b"ok"]
 
@@ -61,6 +37,14 @@ def _one_request(server_for) -> bytes:
     phone.close()
     listener.close()
     return answer
+
+
+def test_every_accepted_connection_has_nagle_off():
+    option_while_answering = []
+    answer = _one_request(lambda listener, app: Server(listener, app, log=None), lambda conn: (
+        option_while_answering.append(conn.getsockopt(std_socket.IPPROTO_TCP, std_socket.TCP_NODELAY))))
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
+    assert option_while_answering and option_while_answering[0] != 0
 
 
 def test_an_access_log_given_to_the_server_gets_a_line_per_request():
