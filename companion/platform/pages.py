@@ -499,4 +499,3 @@ def _sheet_columns(players) -> list[str]:
 def _csv_text(text: str) -> str:
     """Keep a spreadsheet from reading a player's name as a formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
