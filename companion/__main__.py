@@ -119,23 +119,41 @@ def main(argv=None) -> None:
     serve(app, args.host, args.port)
 
 
-def raise_open_file_limit() -> None:
-    """Every open page holds a connection: lift this process's soft limit on open files (often
-    1,024) to the hard limit the system allows."""
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
+# Soft limits to ask for when the hard limit cannot be taken as it is: Linux's usual cap on a
+# process's open files (fs.nr_open), then smaller ones down to macOS's OPEN_MAX. macOS reports an
+# unlimited hard limit, refuses it and anything above kern.maxfilesperproc, and its setrlimit(2) page
+# says to use min(OPEN_MAX, hard) instead.
+FALLBACK_OPEN_FILES = (1_048_576, 65_536, 10_240)
+
+
+def open_file_limits_to_try(soft: int, hard: int, unlimited: int) -> list[int]:
+    """Soft limits above `soft` to ask for, largest first: the hard limit, then the fallbacks under it."""
+    wanted = [] if hard == unlimited else [hard]
+    wanted += [n for n in FALLBACK_OPEN_FILES if hard == unlimited or n < hard]
+    return [n for n in wanted if n > soft]
+
+
+def raise_open_file_limit(limits=None) -> int | None:
+    """Every open page holds a connection: lift this process's soft limit on open files (often 1,024,
+    256 on macOS) as far as the system lets one process go. `limits`: the `resource` module. Returns
+    the soft limit now in force, or None where there is no such limit (Windows)."""
+    if limits is None:
         try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            import resource as limits
+        except ImportError:  # Windows: no such limit
+            return None
+    soft, hard = limits.getrlimit(limits.RLIMIT_NOFILE)
+    for wanted in open_file_limits_to_try(soft, hard, limits.RLIM_INFINITY):
+        try:
+            limits.setrlimit(limits.RLIMIT_NOFILE, (wanted, hard))
+            return wanted
         except (ValueError, OSError):
-            pass  # e.g. macOS refuses RLIM_INFINITY: keep the soft limit
+            continue  # more than this system allows one process: ask for less
+    return soft
 
 
 def serve(app, host: str, port: int) -> None:
-    """gevent's WSGI server: one greenlet per connection, keep-alive, epoll/kqueue (no select() ceiling)."""
+    """gevent's WSGI server: one greenlet per connection, keep-alive, no descriptor ceiling (README)."""
     from .server import Server, shorten_collector_pauses
 
     raise_open_file_limit()
