@@ -1,4 +1,5 @@
-"""`python -m companion`: the address and QR code the host sees in the terminal, and the open-file limit it serves with."""
+"""`python -m companion`: the address and QR code the host sees in the terminal, and the open-file
+limit it serves with."""
 from __future__ import annotations
 
 import subprocess
