@@ -70,7 +70,7 @@ def main() -> None:
         _, state = replay_entries(game, args.players, {}, entries)
         replay_times.append(time.perf_counter() - t0)
         assert game.finished(state)
-        _cache.items.clear()
+        _cache.clear()
         t0 = time.perf_counter()
         load_replay(store, tinfo)
         load_times.append(time.perf_counter() - t0)

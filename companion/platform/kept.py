@@ -10,43 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-import threading
-from collections import OrderedDict
 from typing import Callable
 
 from flask import get_template_attribute
 from markupsafe import Markup
 
-
-class Recent:
-    """At most `size` values by key, the least recently used forgotten first; safe across threads.
-    `get` answers None for a key it does not hold, so None is not a value to keep."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-            return hit
-
-    def put(self, key, value) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-    def __len__(self) -> int:
-        return len(self.items)
+from .recent import Recent
 
 
 class KeptDrawings:

@@ -6,12 +6,11 @@ the JSON API both go through it.
 from __future__ import annotations
 
 import bisect
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from .contract import Game, MalformedEntry, RuleError, Viewer
+from .recent import Recent
 from .registry import get_game
 from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
@@ -68,36 +67,12 @@ def replay_entries(game: Game, player_count: int, options: dict, entries) -> tup
     return before, state
 
 
-class _ReplayCache:
-    """The newest replay of each game this process made, by (store, table, game number). A replay stays
-    right for its version in every process (a version's log never changes), and a later version is
-    replayed on from it. One per game, and room for thousands: at a venue each table's replay was
-    pushed out by the other tables' entries between two of its own, so every entry replayed its
-    game from the start."""
-
-    def __init__(self, size: int = 4096):
-        self.size = size
-        self.items: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key) -> Replay | None:
-        with self.lock:
-            hit = self.items.get(key)
-            if hit is not None:
-                self.items.move_to_end(key)
-            return hit
-
-    def put(self, key, rep: Replay) -> None:
-        with self.lock:
-            known = self.items.get(key)
-            if known is None or known.version <= rep.version:
-                self.items[key] = rep
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-_cache = _ReplayCache()
+# The newest replay of each game this process made, by (store, table, game number). A replay stays
+# right for its version in every process (a version's log never changes), and a later version is
+# replayed on from it, so an older one never replaces it. One per game, and room for thousands: at a
+# venue each table's replay was pushed out by the other tables' entries between two of its own, so
+# every entry replayed its game from the start.
+_cache = Recent(4096, replaces=lambda known, new: known.version <= new.version)
 
 
 def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
