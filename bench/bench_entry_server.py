@@ -16,6 +16,7 @@ the hello world; asserts nothing about time.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing
 import os
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_hot_paths as hot  # noqa: E402  (bench/: its servers, client and entries)
+import load  # noqa: E402  (bench/load.py: a process's CPU time)
 
 PHASES = ("read_request", "app", "write_answer", "log_request")
 
@@ -112,15 +114,9 @@ def raw_request(method: str, path: str, body: bytes = b"", token: str | None = N
 
 
 def entry_requests(port: int, count: int) -> list[bytes]:
-    """`count` DiceZ entries in an order the rules take: new tables, each seat scoring each box in turn."""
-    client, out = hot.Client(port), []
-    while len(out) < count:
-        table = hot.dicez_table(client, hot.PLAYERS, False)
-        for box in hot.BOXES:
-            for seat in table["seats"]:
-                body = json.dumps({"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}).encode()
-                out.append(raw_request("POST", f"/api/tables/{table['code']}/entries", body, seat["token"]))
-    return out[:count]
+    """`count` DiceZ entries in an order the rules take (bench_hot_paths.dicez_turns), prepared."""
+    return [raw_request("POST", f"/api/tables/{code}/entries", json.dumps(entry).encode(), token)
+            for _, code, token, entry in itertools.islice(hot.dicez_turns(port), count)]
 
 
 def send_all(port: int, requests: list[bytes], results) -> None:
@@ -146,23 +142,18 @@ def send_all(port: int, requests: list[bytes], results) -> None:
     results.put((len(requests), refused))
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
 def saturated(pid: int, port: int, per_client: list[list[bytes]]) -> tuple[float, float, int]:
     """(server CPU µs per request, requests per second, answers not 2xx) with one client process
     per list, all at once."""
     results = multiprocessing.Queue()
     clients = [multiprocessing.Process(target=send_all, args=(port, reqs, results)) for reqs in per_client]
-    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    cpu0, t0 = load.proc_cpu(pid), time.perf_counter()
     for c in clients:
         c.start()
     done = [results.get(timeout=600) for _ in clients]
     for c in clients:
         c.join()
-    elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    elapsed, cpu = time.perf_counter() - t0, load.proc_cpu(pid) - cpu0
     answered = sum(n for n, _ in done)
     return cpu / answered * 1e6, answered / elapsed, sum(r for _, r in done)
 
@@ -191,12 +182,10 @@ def inside(args, env: dict, tmp: Path) -> None:
             p.wait()
     print(f"one request at a time, {args.samples} each; medians in µs (inside the server: gevent's handler)")
     print(f"{'':40} {'round trip':>10} {'request':>8} {'app':>8} {'answer':>8} {'log':>6} {'server':>8}")
-    get_server = None
-    for what, trip, m in rows:
-        server = m["read_request"] + m["app"] + m["write_answer"] + m["log_request"]
-        get_server = get_server or server
+    servers = [sum(m[phase] for phase in PHASES) for _, _, m in rows]
+    for (what, trip, m), server in zip(rows, servers):
         print(f"{what:40} {trip:10.1f} {m['read_request']:8.1f} {m['app']:8.1f} {m['write_answer']:8.1f} "
-              f"{m['log_request']:6.1f} {server:8.1f}   server x GET hello {server / get_server:.2f}")
+              f"{m['log_request']:6.1f} {server:8.1f}   server x GET hello {server / servers[0]:.2f}")
 
 
 def under_load(args, env: dict, tmp: Path) -> None:
@@ -204,12 +193,12 @@ def under_load(args, env: dict, tmp: Path) -> None:
     app = hot.start(hot.SERVER_CMD, app_port, env, tmp / "app.log")
     hello = hot.start(hot.HELLO_CMD.replace("{server}", "gevent"), hello_port, env, tmp / "hello.log")
     per = args.requests
-    post_body = json.dumps({"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}).encode()
+    post_body = json.dumps(hot.HELLO_ENTRY).encode()
     try:
         loads = {
             "hello world, GET": (hello, hello_port, [[raw_request("GET", "/")] * per] * args.clients),
             "hello world, POST (an entry's request)": (
-                hello, hello_port, [[raw_request("POST", "/entries", post_body, "x" * 43)] * per] * args.clients),
+                hello, hello_port, [[raw_request("POST", "/entries", post_body, hot.HELLO_TOKEN)] * per] * args.clients),
             "API entry": (app, app_port, [entry_requests(app_port, per) for _ in range(args.clients)]),
         }
         results = {what: saturated(proc.pid, port, reqs) for what, (proc, port, reqs) in loads.items()}

@@ -141,15 +141,19 @@ def hello_times(port: int, samples: int, path: str = "/") -> list[float]:
     return times(hello_one(port, path), samples)
 
 
+# what the POST hello and the floors take: an entry's body and a seat token's length
+HELLO_ENTRY = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}
+HELLO_TOKEN = "x" * 43
+
+
 def hello_post_one(port: int):
     """One timed request of the hello world taking an entry's request (the same JSON body and token
     header), answered with a 201. The floors (bench/floor_wsgi.py) take the same request."""
     c = Client(port)
-    entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "full_house"}
-    headers = {"Authorization": "Bearer " + "x" * 43}
+    headers = {"Authorization": "Bearer " + HELLO_TOKEN}
 
     def one():
-        status, _, t = c.request("POST", "/entries", entry, headers)
+        status, _, t = c.request("POST", "/entries", HELLO_ENTRY, headers)
         assert status == 201, status
         return t
     one()
@@ -207,19 +211,24 @@ def html_entry_times(port: int, samples: int) -> list[float]:
     return out[:samples]
 
 
-def api_entries(port: int):
-    """Each seat's own client scoring boxes through the JSON API: one timed entry per next() (a new
-    table, untimed, after every 65)."""
+def dicez_turns(port: int):
+    """DiceZ entries in an order the rules take, without end: (client, table code, seat token, entry),
+    each seat scoring each box in turn on a new table (and a new connection) after every 65."""
     while True:
         c = Client(port)
         table = dicez_table(c, PLAYERS, False)
         for box in BOXES:
             for seat in table["seats"]:
-                entry = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}
-                status, body, t = c.request("POST", f"/api/tables/{table['code']}/entries", entry,
-                                            {"Authorization": f"Bearer {seat['token']}"})
-                assert status == 201, (status, body)
-                yield t
+                yield c, table["code"], seat["token"], {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": box}
+
+
+def api_entries(port: int):
+    """Each seat's own client scoring boxes through the JSON API: one timed entry per next() (a new
+    table, untimed, after every 65)."""
+    for c, code, token, entry in dicez_turns(port):
+        status, body, t = c.request("POST", f"/api/tables/{code}/entries", entry, {"Authorization": f"Bearer {token}"})
+        assert status == 201, (status, body)
+        yield t
 
 
 def api_entry_times(port: int, samples: int) -> list[float]:
