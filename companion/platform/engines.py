@@ -138,4 +138,7 @@ def kept_connection(engine: Engine) -> KeptConnection | None:
     if engine.dialect.name != "sqlite":
         return None
     path = sqlite_file_of(engine)
-    return KeptConnection(engine, (lambda fairy: same_sqlite_file(path, fairy.info)) if path else (lambda _: True))
+    kept = KeptConnection(engine, (lambda fairy: same_sqlite_file(path, fairy.info)) if path else (lambda _: True))
+    if getattr(engine, "checkpoints", None) is not None:
+        engine.checkpoints.writers = kept.lock  # the entries' commits wait while it starts the log over
+    return kept

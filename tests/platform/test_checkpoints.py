@@ -1,6 +1,7 @@
 """SQLite's checkpoints run beside the requests, not inside an entry's commit (checkpoints.py)."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -27,6 +28,13 @@ def _entries_in_the_database_file_alone(db_path, tmp_path) -> int:
         return -1
     finally:
         conn.close()
+
+
+def _log_restarts(wal) -> int:
+    """The -wal file's checkpoint sequence number (its header's bytes 12-15): SQLite adds one each time
+    it starts writing the log from the beginning again."""
+    with open(wal, "rb") as f:
+        return int.from_bytes(f.read(16)[12:16], "big")
 
 
 def _wait(condition, seconds: float = 20.0) -> bool:
@@ -86,6 +94,45 @@ def test_the_server_checkpoints_while_it_serves(tmp_path):
         with urllib.request.urlopen(f"{base}/t/{table['code']}/poll?v=0.0.0", timeout=10) as resp:
             assert resp.status == 200  # still serving
     finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert "could not checkpoint" not in (tmp_path / "server.log").read_text()
+
+
+def test_the_log_starts_over_while_entries_come_back_to_back(tmp_path):
+    """Entries one right after another, as a busy venue or a client catching up sends them: each
+    commit lands while the last checkpoint still runs, so no checkpoint ever finds the whole log
+    copied. Before, the log then never started over until SQLite's own backstop at 20,000 pages (80 MB),
+    every commit writing new blocks at the end of the file. Now the checkpointer's second pass, with
+    the server's writers held back, lets the next commit start it over: 4,500 entries (about 13,500
+    pages of log, under the backstop) see it start over again and again."""
+    db = tmp_path / "companion.sqlite"
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "test-secret"}
+    proc = start_server(port, env, tmp_path / "server.log")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        def post(path, body, token=None):
+            headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+            conn.request("POST", path, json.dumps(body), headers)
+            resp = conn.getresponse()
+            return resp.status, json.loads(resp.read())
+
+        status, table = post("/api/tables", {"game": "score_pad", "players": ["Ann"]})  # open-ended
+        assert status == 201
+        path, token = f"/api/tables/{table['code']}/entries", table["seats"][0]["token"]
+        wal = tmp_path / "companion.sqlite-wal"
+        before, refused = _log_restarts(wal), []
+        for n in range(4500):
+            status, answer = post(path, {"kind": "score", "points": n % 50}, token)
+            if status != 201:
+                refused.append(answer)
+        assert refused == []
+        assert _log_restarts(wal) - before >= 2
+        status, body = post(path, {"kind": "score", "points": 7}, token)  # the log still reads whole
+        assert status == 201 and body["seq"] == 4501
+    finally:
+        conn.close()
         proc.terminate()
         proc.wait(timeout=10)
     assert "could not checkpoint" not in (tmp_path / "server.log").read_text()
