@@ -6,11 +6,12 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
 import time
 import urllib.request
 
 from companion import create_app
-from companion.platform.checkpoints import BACKSTOP_PAGES
+from companion.platform.checkpoints import BACKSTOP_PAGES, RESTART_FRAMES, Checkpointer
 from tests.browser_fixtures import _free_port, start_server
 from tests.helpers import bearer, new_table
 
@@ -104,8 +105,8 @@ def test_the_log_starts_over_while_entries_come_back_to_back(tmp_path):
     commit lands while the last checkpoint still runs, so no checkpoint ever finds the whole log
     copied. Before, the log then never started over until SQLite's own backstop at 20,000 pages (80 MB),
     every commit writing new blocks at the end of the file. Now the checkpointer's second pass, with
-    the server's writers held back, lets the next commit start it over: 4,500 entries (about 13,500
-    pages of log, under the backstop) see it start over again and again."""
+    the server's writers held back, lets the next commit start it over: it starts over twice within
+    6,000 entries (at two pages or more each, the log would reach the backstop only after them)."""
     db = tmp_path / "companion.sqlite"
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "test-secret"}
@@ -122,17 +123,70 @@ def test_the_log_starts_over_while_entries_come_back_to_back(tmp_path):
         assert status == 201
         path, token = f"/api/tables/{table['code']}/entries", table["seats"][0]["token"]
         wal = tmp_path / "companion.sqlite-wal"
-        before, refused = _log_restarts(wal), []
-        for n in range(4500):
-            status, answer = post(path, {"kind": "score", "points": n % 50}, token)
+        before, refused, sent = _log_restarts(wal), [], 0
+        while sent < 6000 and not (sent % 100 == 0 and _log_restarts(wal) - before >= 2):
+            status, answer = post(path, {"kind": "score", "points": sent % 50}, token)
+            sent += 1
             if status != 201:
                 refused.append(answer)
         assert refused == []
         assert _log_restarts(wal) - before >= 2
         status, body = post(path, {"kind": "score", "points": 7}, token)  # the log still reads whole
-        assert status == 201 and body["seq"] == 4501
+        assert status == 201 and body["seq"] == sent + 1
     finally:
         conn.close()
         proc.terminate()
         proc.wait(timeout=10)
     assert "could not checkpoint" not in (tmp_path / "server.log").read_text()
+
+
+class _CountedHold:
+    """A lock standing for the writers', counting how often the checkpointer held it."""
+
+    def __init__(self, lock):
+        self.lock, self.times = lock, 0
+
+    def __enter__(self):
+        self.lock.acquire()
+        self.times += 1
+
+    def __exit__(self, *_):
+        self.lock.release()
+
+
+def _write_log(db, rows: int) -> sqlite3.Connection:
+    """`rows` commits of a page-sized row each to the WAL-mode file `db`, with no checkpoint; the
+    writer stays open (the last connection to close would checkpoint the log itself)."""
+    writer = sqlite3.connect(db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE t (x BLOB)")
+    for _ in range(rows):
+        with writer:
+            writer.execute("INSERT INTO t VALUES (?)", (b"x" * 3000,))
+    return writer
+
+
+def _frames(db) -> int:
+    return (os.path.getsize(f"{db}-wal") - 32) // (4096 + 24)  # the log's header, then page-sized frames
+
+
+def test_writers_are_held_only_for_a_long_log(tmp_path):
+    """At a table's pace (a few pages of log between two checkpoints) nothing waits for the
+    checkpointer; a log longer than RESTART_FRAMES gets the second pass, with the writers held.
+    Either way the checkpoint copies the whole log."""
+    for name, rows, held in (("short", 20, 0), ("long", RESTART_FRAMES + 50, 1)):
+        db = tmp_path / f"{name}.sqlite"
+        writer = _write_log(db, rows)
+        assert (_frames(db) > RESTART_FRAMES) == bool(held)
+        checkpoints = Checkpointer(str(db))
+        hold = checkpoints.writers = _CountedHold(threading.Lock())
+        conn = sqlite3.connect(db)
+        try:
+            checkpoints._checkpoint(conn)
+            assert hold.times == held, name
+            _, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            assert logged == copied > 0
+        finally:
+            conn.close()
+            writer.close()
