@@ -14,24 +14,21 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shlex
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
 import bench_hot_paths as hot  # bench/, this script's folder
+import load  # bench/load.py: its percentile
 
 
-def servers(trees: list[str], tmp: Path):
+def servers(trees: list[Path], tmp: Path):
     """(processes, {name: one timed request}) for an entry to each tree and both hello worlds."""
     procs, calls = [], {}
     for name, tree in zip(("old", "new"), trees):
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / (name + '.sqlite')}", "SECRET_KEY": "bench"}
         port = hot.free_port()
-        serve = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {port}"
-        inner = f"cd {shlex.quote(tree)} && exec {serve}"
-        procs.append(hot.start(f"sh -c {shlex.quote(inner)}", port, env, tmp / f"{name}.log"))
+        procs.append(hot.start(hot.SERVER_CMD, port, env, tmp / f"{name}.log", cwd=tree))
         calls[name] = (lambda entries=hot.api_entries(port): next(entries))
     port = hot.free_port()
     procs.append(hot.start(hot.HELLO_CMD.replace("{server}", "gevent"), port, dict(os.environ), tmp / "hello.log"))
@@ -45,7 +42,7 @@ def main() -> None:
     parser.add_argument("new")
     parser.add_argument("--rounds", type=int, default=6000)
     args = parser.parse_args()
-    procs, calls = servers([str(Path(args.old).resolve()), str(Path(args.new).resolve())],
+    procs, calls = servers([Path(args.old).resolve(), Path(args.new).resolve()],
                            Path(tempfile.mkdtemp(prefix="bench-ab-")))
     try:
         for _ in range(200):  # warm-up: imports, caches, the first tables
@@ -64,7 +61,7 @@ def main() -> None:
     median = {name: statistics.median(v) * 1e6 for name, v in times.items()}
     print(f"{args.rounds} rounds; µs")
     for name, v in times.items():
-        print(f"{name:12} median {median[name]:7.1f}   p99 {sorted(v)[int(len(v) * 0.99)] * 1e6:7.1f}")
+        print(f"{name:12} median {median[name]:7.1f}   p99 {load.pct(v, 99) * 1000:7.1f}")
     print(f"new / old {median['new'] / median['old']:.3f}")
     for name in ("old", "new"):
         print(f"{name} entry: {median[name] / median['GET hello']:.2f} x the GET hello, "

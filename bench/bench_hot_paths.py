@@ -60,8 +60,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(cmd: str, port: int, env: dict, log: Path) -> subprocess.Popen:
-    proc = subprocess.Popen(shlex.split(cmd.format(port=port, server="{server}")), cwd=ROOT, env=env,
+def start(cmd: str, port: int, env: dict, log: Path, cwd: Path = ROOT) -> subprocess.Popen:
+    """`cmd` started in `cwd` (`python -m companion` serves the tree it starts in), once it listens."""
+    proc = subprocess.Popen(shlex.split(cmd.format(port=port, server="{server}")), cwd=cwd, env=env,
                             stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.time() + 30
     while time.time() < deadline:
