@@ -72,7 +72,7 @@ class Checkpointer:
         self.pid = os.getpid()
         threading.Thread(target=self._loop, name="companion-sqlite-checkpoints", daemon=True).start()
 
-    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+    def checkpoint(self, conn: sqlite3.Connection) -> None:
         """Copy the log into the database file, so that the next commit can start it over."""
         def passive() -> tuple[int, int, int]:  # (busy, frames in the log, frames copied)
             return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
@@ -92,7 +92,7 @@ class Checkpointer:
                 conn = conn or sqlite3.connect(self.path, timeout=1, check_same_thread=False)
                 version = conn.execute("PRAGMA data_version").fetchone()[0]  # moves with others' commits
                 if version != seen:
-                    self._checkpoint(conn)
+                    self.checkpoint(conn)
                     seen, self.runs = version, self.runs + 1
             except sqlite3.Error:
                 log.warning("could not checkpoint %s; SQLite's own checkpoint still runs", self.path, exc_info=True)

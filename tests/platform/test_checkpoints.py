@@ -8,7 +8,8 @@ import shutil
 import sqlite3
 import threading
 import time
-import urllib.request
+
+import pytest
 
 from companion import create_app
 from companion.platform.checkpoints import BACKSTOP_PAGES, RESTART_FRAMES, Checkpointer
@@ -69,75 +70,71 @@ def test_entries_reach_the_database_file_without_a_commit_checkpointing(tmp_path
     assert store.engine.checkpoints.stopped.is_set()
 
 
-def test_the_server_checkpoints_while_it_serves(tmp_path):
-    """`python -m companion` (gevent, where the checkpoint is handed to gevent's pool of OS threads):
-    the entries get into the database file, and the server keeps answering."""
-    db = tmp_path / "companion.sqlite"
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "test-secret"}
-    proc = start_server(port, env, tmp_path / "server.log")
-    base = f"http://127.0.0.1:{port}"
-    try:
-        def post(path, body, token=None):
-            headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-            req = urllib.request.Request(base + path, json.dumps(body).encode(), headers, method="POST")
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read())
-
-        status, table = post("/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
-        assert status == 201
-        for box, dice in SCORES:
-            for seat in table["seats"]:
-                status, _ = post(f"/api/tables/{table['code']}/entries",
-                                 {"kind": "score", "category": box, "dice": dice}, seat["token"])
-                assert status == 201
-        assert _wait(lambda: _entries_in_the_database_file_alone(db, tmp_path) == 6)
-        with urllib.request.urlopen(f"{base}/t/{table['code']}/poll?v=0.0.0", timeout=10) as resp:
-            assert resp.status == 200  # still serving
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    assert "could not checkpoint" not in (tmp_path / "server.log").read_text()
-
-
-def test_the_log_starts_over_while_entries_come_back_to_back(tmp_path):
-    """Entries one right after another, as a busy venue or a client catching up sends them: each
-    commit lands while the last checkpoint still runs, so no checkpoint ever finds the whole log
-    copied. Before, the log then never started over until SQLite's own backstop at 20,000 pages (80 MB),
-    every commit writing new blocks at the end of the file. Now the checkpointer's second pass, with
-    the server's writers held back, lets the next commit start it over: it starts over twice within
-    6,000 entries (at two pages or more each, the log would reach the backstop only after them)."""
+@pytest.fixture
+def served(tmp_path):
+    """`python -m companion` on an SQLite file of its own: (the file, a kept-alive connection to the
+    server). Its output must not say that a checkpoint failed."""
     db = tmp_path / "companion.sqlite"
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "test-secret"}
     proc = start_server(port, env, tmp_path / "server.log")
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
-        def post(path, body, token=None):
-            headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-            conn.request("POST", path, json.dumps(body), headers)
-            resp = conn.getresponse()
-            return resp.status, json.loads(resp.read())
-
-        status, table = post("/api/tables", {"game": "score_pad", "players": ["Ann"]})  # open-ended
-        assert status == 201
-        path, token = f"/api/tables/{table['code']}/entries", table["seats"][0]["token"]
-        wal = tmp_path / "companion.sqlite-wal"
-        before, refused, sent = _log_restarts(wal), [], 0
-        while sent < 6000 and not (sent % 100 == 0 and _log_restarts(wal) - before >= 2):
-            status, answer = post(path, {"kind": "score", "points": sent % 50}, token)
-            sent += 1
-            if status != 201:
-                refused.append(answer)
-        assert refused == []
-        assert _log_restarts(wal) - before >= 2
-        status, body = post(path, {"kind": "score", "points": 7}, token)  # the log still reads whole
-        assert status == 201 and body["seq"] == sent + 1
+        yield db, conn
     finally:
         conn.close()
         proc.terminate()
         proc.wait(timeout=10)
     assert "could not checkpoint" not in (tmp_path / "server.log").read_text()
+
+
+def _request(conn, method: str, path: str, body=None, token=None) -> tuple[int, dict | None]:
+    """(status, JSON answer or None) of one request on the kept-alive connection."""
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    conn.request(method, path, None if body is None else json.dumps(body), headers)
+    resp = conn.getresponse()
+    raw = resp.read()
+    return resp.status, json.loads(raw) if resp.getheader("Content-Type") == "application/json" else None
+
+
+def test_the_server_checkpoints_while_it_serves(served, tmp_path):
+    """`python -m companion` (gevent, where the checkpoint is handed to gevent's pool of OS threads):
+    the entries get into the database file, and the server keeps answering."""
+    db, conn = served
+    status, table = _request(conn, "POST", "/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
+    assert status == 201
+    for box, dice in SCORES:
+        for seat in table["seats"]:
+            status, _ = _request(conn, "POST", f"/api/tables/{table['code']}/entries",
+                                 {"kind": "score", "category": box, "dice": dice}, seat["token"])
+            assert status == 201
+    assert _wait(lambda: _entries_in_the_database_file_alone(db, tmp_path) == 6)
+    status, _ = _request(conn, "GET", f"/t/{table['code']}/poll?v=0.0.0")
+    assert status == 200  # still serving
+
+
+def test_the_log_starts_over_while_entries_come_back_to_back(served):
+    """Entries one right after another, as a busy venue or a client catching up sends them: each
+    commit lands while the last checkpoint still runs, so no checkpoint ever finds the whole log
+    copied. Before, the log then never started over until SQLite's own backstop at 20,000 pages (80 MB),
+    every commit writing new blocks at the end of the file. Now the checkpointer's second pass, with
+    the server's writers held back, lets the next commit start it over: it starts over twice within
+    6,000 entries (at two pages or more each, the log would reach the backstop only after them)."""
+    db, conn = served
+    status, table = _request(conn, "POST", "/api/tables", {"game": "score_pad", "players": ["Ann"]})  # open-ended
+    assert status == 201
+    path, token = f"/api/tables/{table['code']}/entries", table["seats"][0]["token"]
+    wal = f"{db}-wal"
+    before, refused, sent = _log_restarts(wal), [], 0
+    while sent < 6000 and not (sent % 100 == 0 and _log_restarts(wal) - before >= 2):
+        status, answer = _request(conn, "POST", path, {"kind": "score", "points": sent % 50}, token)
+        sent += 1
+        if status != 201:
+            refused.append(answer)
+    assert refused == []
+    assert _log_restarts(wal) - before >= 2
+    status, body = _request(conn, "POST", path, {"kind": "score", "points": 7}, token)  # the log still reads whole
+    assert status == 201 and body["seq"] == sent + 1
 
 
 class _CountedHold:
@@ -183,7 +180,7 @@ def test_writers_are_held_only_for_a_long_log(tmp_path):
         hold = checkpoints.writers = _CountedHold(threading.Lock())
         conn = sqlite3.connect(db)
         try:
-            checkpoints._checkpoint(conn)
+            checkpoints.checkpoint(conn)
             assert hold.times == held, name
             _, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             assert logged == copied > 0
