@@ -9,9 +9,10 @@ trip through the phone page (HTML) and through the API, /history with 10 and 10,
 tables, and the Dice and Slice table view and board fragment at the start, middle and end of a
 6-player random game; and the change check and the API entry each in turn with
 the hello world answering as they do and its plain GET (the ratios within each round). `floor`: the
-API entry in turn with the POST hello and the least an entry written to SQLite can be on the same
+API entry in turn with both hello worlds and the least an entry written to SQLite can be on the same
 server (bench/floor_wsgi.py: in memory, on a file, with DiceZ's rules), which splits what an entry
-costs over the hello world into SQLite's share, the rules' and the platform's.
+costs over the hello world into SQLite's share, the rules' and the platform's, and shows how far the
+least an entry can be already stands from the GET hello.
 Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
@@ -237,7 +238,7 @@ def api_entry_times(port: int, samples: int) -> list[float]:
 
 
 def floor_times(samples: int, hello_port: int, app_port: int, env: dict, tmp: Path) -> list[tuple[str, list[float]]]:
-    """The POST hello, each floor and the API entry, one request of each per round (see FLOORS)."""
+    """The POST hello, each floor, the API entry and the GET hello, one request of each per round (see FLOORS)."""
     ports = {name: free_port() for name in FLOORS}
     procs = [start(f"{FLOOR_CMD} {FLOORS[name]}", port, env, tmp / f"floor-{i}.log")
              for i, (name, port) in enumerate(ports.items())]
@@ -245,7 +246,8 @@ def floor_times(samples: int, hello_port: int, app_port: int, env: dict, tmp: Pa
         entries = api_entries(app_port)
         series = {"the bare hello world taking an entry (POST)": hello_post_one(hello_port),
                   **{f"floor: {name}": hello_post_one(port) for name, port in ports.items()},
-                  "the API entry": lambda: next(entries)}
+                  "the API entry": lambda: next(entries),
+                  "the bare hello world (GET)": hello_one(hello_port)}
         return list(zip(series, in_turn(samples, *series.values())))
     finally:
         for p in procs:
@@ -432,10 +434,12 @@ def main() -> None:
                   + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
                   + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
         if floors:
-            post = floors[0][1]
-            print("the API entry and its floors, each in turn with the POST hello: median; of each round, x the POST hello")
+            post, get = floors[0][1], floors[-1][1]
+            print("the API entry and its floors, each in turn with both hello worlds: median; of each round, "
+                  "x the POST hello, x the GET hello")
             for name, samples in floors:
-                print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f}")
+                print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f} "
+                      f"{round_ratios(samples, get):8.2f}")
         for what, (twin, (measured, like, get)) in paired.items():
             print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
                   f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "

@@ -10,6 +10,7 @@ from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 from . import auth, faults, hardening
+from .after_answer import AfterAnswer
 from .api import api
 from .bundles import page_bundles
 from .context import load_table_context
@@ -79,6 +80,7 @@ def create_app(config: dict | None = None) -> Flask:
     allowance = app.extensions["not_found_allowance"]
     app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], allowance)
     app.wsgi_app = QuickEntry(app.wsgi_app, app.extensions["store"], allowance, app.config["MAX_CONTENT_LENGTH"])
+    app.wsgi_app = AfterAnswer(app.wsgi_app)  # around every route: live notices wait for the answer
     hardening.trust_proxy(app, app.config["TRUST_PROXY"])  # outermost: what it corrects, all see
     return app
 

@@ -3,8 +3,9 @@ process made the change.
 
 A table's *marker* is (current game number, its last sequence number, changes of seats); a page
 knows the marker it was drawn at, and the stream (pages.live) tells it each newer one. One `Live`
-per app. The store calls `Live.changed(code)` after committing anything that moves a marker; that
-wakes the table's streams in this process at once and tells the other processes through a bus:
+per app. The store calls `Live.changed(code)` after committing anything that moves a marker (within a
+request, once that request's answer has been sent: after_answer.py); that wakes the table's streams
+in this process at once and tells the other processes through a bus:
 
 - `PostgresBus`: PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL (no other service);
 - `RedisBus`: Redis pub/sub when REDIS_URL is set (several machines, any database);
@@ -30,6 +31,7 @@ from typing import Callable
 
 from sqlalchemy import bindparam, func, select
 
+from .after_answer import later
 from .prepared import Prepared
 from .engines import sqlite_file_of
 
@@ -340,6 +342,7 @@ def make_bus(engine, redis_url: str | None) -> Bus:
 
 def install(store, redis_url: str | None) -> Live:
     live = Live(store.markers, make_bus(store.engine, redis_url))
-    store.change_listeners.append(live.changed)
+    # told once the request that changed the table has its answer (after_answer.py says why)
+    store.change_listeners.append(lambda code: later(live.changed, code))
     store.dispose_listeners.append(live.closed.set)
     return live
