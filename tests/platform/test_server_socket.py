@@ -1,4 +1,5 @@
-"""The server's connections send small answers at once (Nagle's algorithm off on each of them).
+"""The server's connections send small answers at once (Nagle's algorithm off on each of them), a
+small answer's headers and body in one send.
 
 With Nagle on, gevent's two sends of a small answer (headers, then body) waited for the client's
 delayed acknowledgement on every kept-alive request after the first: about 40 ms a fragment.
@@ -14,19 +15,35 @@ from gevent import socket
 from companion.server import Handler, Server
 
 
-def _one_request(server_for, while_answering=lambda conn: None) -> bytes:
+class CountedSends:
+    """The server's side of a connection, keeping each sendall's bytes."""
+
+    def __init__(self, sock):
+        self.sock, self.sends = sock, []
+
+    def sendall(self, data):
+        self.sends.append(bytes(data))
+        return self.sock.sendall(data)
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
+
+
+def _one_request(server_for, while_answering=lambda conn: None, body=b"ok", wrap=lambda conn: conn) -> bytes:
     """One GET answered by the server `server_for(listener, app)` makes; the raw answer. The app
-    calls `while_answering(conn)` with the server's side of the connection."""
+    answers `body` and calls `while_answering(conn)` with the server's side of the connection (as
+    `wrap` gave it to the server)."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
     phone = socket.create_connection(listener.getsockname())
     conn, address = listener.accept()
+    conn = wrap(conn)
 
     def app(environ, start_response):
         while_answering(conn)
-        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
-        return [b"ok"]
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+        return [body]
 
     worker = gevent.spawn(server_for(listener, app).handle, conn, address)
     phone.sendall(b"GET /sheet HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
@@ -65,3 +82,21 @@ def test_without_an_access_log_no_log_line_is_even_formatted():
     answer = _one_request(lambda listener, app: Server(listener, app, log=None, handler_class=Counting))
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok")
     assert formatted == []
+
+
+def test_a_small_answer_leaves_in_one_send_headers_and_body_together():
+    conns = []
+    answer = _one_request(lambda listener, app: Server(listener, app, log=None), body=b"x" * 2000,
+                          wrap=lambda conn: conns.append(CountedSends(conn)) or conns[-1])
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"\r\n\r\n" + b"x" * 2000)
+    assert conns[0].sends == [answer]
+
+
+def test_a_large_answer_still_arrives_whole_in_two_sends():
+    conns = []
+    big = bytes(range(256)) * 1024  # 256 KiB, over ONE_SEND_BYTES: not copied behind its headers
+    answer = _one_request(lambda listener, app: Server(listener, app, log=None), body=big,
+                          wrap=lambda conn: conns.append(CountedSends(conn)) or conns[-1])
+    head, _, received = answer.partition(b"\r\n\r\n")
+    assert received == big and b"Content-Length: 262144" in head
+    assert conns[0].sends == [head + b"\r\n\r\n", big]
