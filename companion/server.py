@@ -51,7 +51,7 @@ class Handler(WSGIHandler):
         if self._gathered is None:
             super()._sendall(data)
         else:
-            self._gathered.append(bytes(data))
+            self._gathered.append(data)  # gevent makes each part anew: no copy needed until the join
 
 
 class Server(WSGIServer):
