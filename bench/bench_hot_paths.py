@@ -12,7 +12,8 @@ the hello world answering as they do and its plain GET (the ratios within each r
 API entry in turn with both hello worlds and the least an entry written to SQLite can be on the same
 server (bench/floor_wsgi.py: in memory, on a file, with DiceZ's rules), which splits what an entry
 costs over the hello world into SQLite's share, the rules' and the platform's, and shows how far the
-least an entry can be already stands from the GET hello.
+least an entry can be already stands from the GET hello. `rules_floor` (also run with `floor`): that last
+floor in the API entry's own round, with the POST and the GET hello.
 Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
@@ -255,6 +256,17 @@ def floor_times(samples: int, hello_port: int, app_port: int, env: dict, tmp: Pa
             p.wait(10)
 
 
+def rules_floor_in_turn(samples: int, hello_port: int, env: dict, tmp: Path) -> list[list[float]]:
+    """The floor with DiceZ's rules in the API entry's own round: it, the POST hello and the GET hello."""
+    port = free_port()
+    proc = start(f"{FLOOR_CMD} --database file --rules", port, env, tmp / "floor-rules.log")
+    try:
+        return in_turn(samples, hello_post_one(port), hello_post_one(hello_port), hello_one(hello_port))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def in_turn(samples: int, *series) -> list[list[float]]:
     """Each of `series` (one timed request per call) once per round, for `samples` rounds: all of them
     meet the machine's drifting load alike (series timed one after the other moved by a third between
@@ -375,7 +387,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--server-cmd", default=SERVER_CMD, help="the app server; {port} is filled in")
     parser.add_argument("--hello-server", default="auto", help="waitress, gevent or auto (what companion runs)")
-    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,history,dice_and_slice")
+    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,rules_floor,history,dice_and_slice")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     tmp = Path(tempfile.mkdtemp(prefix="bench-hot-"))
@@ -402,6 +414,9 @@ def main() -> None:
             entries = api_entries(app_port)
             paired["API entry"] = ("POST", in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
                                                    hello_one(hello_port)))
+        if not only or "floor" in only or "rules_floor" in only:
+            paired["the floor with DiceZ's rules (no platform)"] = (
+                "POST", rules_floor_in_turn(args.samples, hello_port, env, tmp))
         floors: list[tuple[str, list[float]]] = []
         if not only or "floor" in only:
             floors = floor_times(args.samples, hello_port, app_port, env, tmp)
