@@ -35,12 +35,13 @@ def later(fn: Callable[[object], None], arg) -> None:
 
 
 def run_all(waiting: dict) -> None:
-    for fn, arg in waiting:
+    pending = list(waiting)
+    waiting.clear()  # taken once: a close() or a finalizer coming after finds nothing left
+    for fn, arg in pending:
         try:
             fn(arg)
         except Exception:  # one failing notice must not stop the others; the change itself is saved
             log.exception("work after the answer failed: %r(%r)", fn, arg)
-    waiting.clear()
 
 
 class AfterAnswer:
@@ -55,10 +56,10 @@ class AfterAnswer:
         try:
             body = self.wsgi_app(environ, start_response)
         except BaseException:
+            _waiting.reset(token)
             run_all(waiting)  # a change committed before the failure is still told
             raise
-        finally:
-            _waiting.reset(token)
+        _waiting.reset(token)
         return _ThenRun(body, waiting) if waiting else body
 
 

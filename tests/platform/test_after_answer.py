@@ -116,3 +116,19 @@ def test_several_changes_to_one_table_in_one_request_are_told_once_after_the_bod
 def test_a_request_that_changes_nothing_gets_the_app_body_as_it_is():
     body = [b"hello"]
     assert AfterAnswer(lambda environ, start_response: body)({}, None) is body
+
+
+def test_a_change_made_before_the_app_fails_is_still_told():
+    ran: list[str] = []
+
+    def app(environ, start_response):
+        later(ran.append, "T1")
+        raise RuntimeError("after the commit, before the answer")
+
+    try:
+        AfterAnswer(app)({}, None)
+    except RuntimeError:
+        pass
+    assert ran == ["T1"]
+    later(ran.append, "T2")  # the request is over: at once again
+    assert ran == ["T1", "T2"]
