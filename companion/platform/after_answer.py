@@ -7,10 +7,11 @@ that network lets every woken stream and every other request run first, so an en
 behind the whole table's fan-out. The phone that made the change needs only to hear that it was saved;
 the others are told a moment later, as before.
 
-`AfterAnswer` wraps the whole WSGI app. While a request is in the app, `later(fn, arg)` keeps `fn(arg)`
-(once per pair); the answer's body iterable then runs them when the server has sent it (it asks for the
-next part and there is none) or closes it, whichever comes first (PEP 3333: a server always closes it;
-a caller that only drops it, such as a test client, gets them when it does).
+`AfterAnswer` wraps the WSGI app (all of it but the unchanged change check, which changes nothing).
+While a request is in the app, `later(fn, arg)` keeps `fn(arg)` (once per pair); the answer's body
+iterable then runs them when the server has sent it (it asks for the next part and there is none) or
+closes it, whichever comes first (PEP 3333: a server always closes it; a caller that only drops it,
+such as a test client, gets them when it does).
 Outside a request (the command line, a test calling storage) `later` runs `fn(arg)` at once.
 """
 from __future__ import annotations
@@ -45,7 +46,7 @@ def run_all(waiting: dict) -> None:
 
 
 class AfterAnswer:
-    """WSGI middleware, outermost: the work `later` kept during a request runs after its answer."""
+    """WSGI middleware around QuickEntry and Flask: the work `later` kept during a request runs after its answer."""
 
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app
@@ -90,5 +91,4 @@ class _ThenRun:
 
     def __del__(self) -> None:
         # a caller that drops the body without closing it (a test client; a PEP 3333 server always closes)
-        if self.waiting:
-            run_all(self.waiting)
+        run_all(self.waiting)

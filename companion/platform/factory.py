@@ -78,9 +78,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
     register_web(app)
     allowance = app.extensions["not_found_allowance"]
-    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], allowance)
     app.wsgi_app = QuickEntry(app.wsgi_app, app.extensions["store"], allowance, app.config["MAX_CONTENT_LENGTH"])
-    app.wsgi_app = AfterAnswer(app.wsgi_app)  # around every route: live notices wait for the answer
+    app.wsgi_app = AfterAnswer(app.wsgi_app)  # around every route that can change a table: notices wait for the answer
+    # first: an unchanged change check, the commonest request, changes nothing and is answered before any other layer
+    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], allowance)
     hardening.trust_proxy(app, app.config["TRUST_PROXY"])  # outermost: what it corrects, all see
     return app
 
