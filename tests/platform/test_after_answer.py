@@ -6,7 +6,7 @@ import gc
 
 from companion.platform.after_answer import AfterAnswer, later
 from companion.platform.play import record
-from tests.helpers import log, new_table, post_entry
+from tests.helpers import join_seat, log, new_table, post_entry
 
 
 def spy_on_notices(app, monkeypatch) -> list[str]:
@@ -19,9 +19,7 @@ def spy_on_notices(app, monkeypatch) -> list[str]:
 def test_an_api_entry_is_answered_before_the_table_is_told(app, client, monkeypatch):
     table = new_table(client)
     told = spy_on_notices(app, monkeypatch)
-    resp = client.post(f"/api/tables/{table['code']}/entries", json={"kind": "score", "dice": [1, 1, 1, 2, 2],
-                       "category": "ones"}, headers={"Authorization": f"Bearer {table['seats'][0]['token']}"},
-                       buffered=False)
+    resp = post_entry_unread(client, table)
     assert resp.status_code == 201
     assert told == []  # the server has not finished sending the answer yet
     assert resp.get_json()["seq"] == 1
@@ -29,8 +27,6 @@ def test_an_api_entry_is_answered_before_the_table_is_told(app, client, monkeypa
 
 
 def test_a_page_entry_is_answered_before_the_table_is_told(app, client, monkeypatch):
-    from tests.helpers import join_seat
-
     table = new_table(client)
     csrf = join_seat(client, table["code"], 0)
     told = spy_on_notices(app, monkeypatch)
@@ -61,6 +57,7 @@ def test_an_answer_dropped_unread_still_tells_the_table(app, client, monkeypatch
 
 
 def post_entry_unread(client, table):
+    """Seat 0's entry through the API, its answer not read yet (the server still sending it)."""
     return client.post(f"/api/tables/{table['code']}/entries", json={"kind": "score", "dice": [2, 2, 2, 1, 1],
                        "category": "twos"}, headers={"Authorization": f"Bearer {table['seats'][0]['token']}"},
                        buffered=False)
