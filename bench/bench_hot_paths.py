@@ -13,7 +13,8 @@ API entry in turn with both hello worlds and the least an entry written to SQLit
 server (bench/floor_wsgi.py: in memory, on a file, with DiceZ's rules), which splits what an entry
 costs over the hello world into SQLite's share, the rules' and the platform's, and shows how far the
 least an entry can be already stands from the GET hello. `rules_floor` (also run with `floor`): that last
-floor in the API entry's own round, with the POST and the GET hello.
+floor in the API entry's own round, with the POST and the GET hello. `same_process`: the API entry and
+both hello worlds served by one process (bench/one_process.py), timed in blocks (medians) and in turn.
 Prints medians and each one's ratio to the hello world. Asserts nothing
 about time.
 """
@@ -46,6 +47,8 @@ from tests.contract.playout import playout  # noqa: E402
 # when `python -m companion` runs something else.
 SERVER_CMD = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {{port}}"
 HELLO_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'hello_wsgi.py'))} --port {{port}} --server {{server}}"
+ONE_PROCESS_CMD = (f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'one_process.py'))} "
+                   "--port {port} --hello-port {hello_port}")
 FLOOR_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'floor_wsgi.py'))} --port {{port}}"
 # the floors of an entry (bench/floor_wsgi.py), each timed in turn with the real entry and the POST hello
 FLOORS = {"a row written to SQLite in memory": "--database memory",
@@ -267,6 +270,26 @@ def rules_floor_in_turn(samples: int, hello_port: int, env: dict, tmp: Path) -> 
         proc.wait(10)
 
 
+def same_process_times(samples: int, env: dict, tmp: Path) -> tuple[dict[str, list[float]], list[list[float]]]:
+    """The API entry, the POST hello and the GET hello all answered by one process (bench/one_process.py):
+    each timed in blocks of `samples` (GET, POST, entry, then again in reverse, for the drift), and
+    the three in turn. Returns ({what: block samples}, in-turn columns: entry, POST hello, GET hello)."""
+    port, hello_port = free_port(), free_port()
+    proc = start(ONE_PROCESS_CMD.replace("{hello_port}", str(hello_port)), port, env, tmp / "one-process.log")
+    try:
+        entries = api_entries(port)
+        series = {"GET hello": hello_one(hello_port), "POST hello": hello_post_one(hello_port),
+                  "API entry": lambda: next(entries)}
+        in_turn(min(samples, 300), *series.values())  # a first pass: both apps' code loaded and run
+        blocks: dict[str, list[float]] = {name: [] for name in series}
+        for name in [*series, *reversed(series)]:
+            blocks[name] += times(series[name], samples)
+        return blocks, in_turn(samples, series["API entry"], series["POST hello"], series["GET hello"])
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def in_turn(samples: int, *series) -> list[list[float]]:
     """Each of `series` (one timed request per call) once per round, for `samples` rounds: all of them
     meet the machine's drifting load alike (series timed one after the other moved by a third between
@@ -387,7 +410,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--server-cmd", default=SERVER_CMD, help="the app server; {port} is filled in")
     parser.add_argument("--hello-server", default="auto", help="waitress, gevent or auto (what companion runs)")
-    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,rules_floor,history,dice_and_slice")
+    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,rules_floor,same_process,history,dice_and_slice")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
     tmp = Path(tempfile.mkdtemp(prefix="bench-hot-"))
@@ -417,6 +440,9 @@ def main() -> None:
         if not only or "floor" in only or "rules_floor" in only:
             paired["the floor with DiceZ's rules (no platform)"] = (
                 "POST", rules_floor_in_turn(args.samples, hello_port, env, tmp))
+        one_process = None
+        if not only or "same_process" in only:
+            one_process = same_process_times(args.samples, env, tmp)
         floors: list[tuple[str, list[float]]] = []
         if not only or "floor" in only:
             floors = floor_times(args.samples, hello_port, app_port, env, tmp)
@@ -455,6 +481,16 @@ def main() -> None:
             for name, samples in floors:
                 print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f} "
                       f"{round_ratios(samples, get):8.2f}")
+        if one_process:
+            blocks, (measured, like, get) = one_process
+            get_ms, post_ms = median_ms(blocks["GET hello"]), median_ms(blocks["POST hello"])
+            print("one process answering the API entry and both hello worlds (bench/one_process.py):")
+            for name, samples in blocks.items():
+                print(f"  {name + ', in blocks':<70} {median_ms(samples):7.2f}ms {median_ms(samples) / get_ms:8.2f} "
+                      f"x the GET hello, {median_ms(samples) / post_ms:.2f} x the POST hello")
+            print(f"  in turn: medians {median_ms(measured):.2f} / {median_ms(like):.2f} / {median_ms(get):.2f} ms; "
+                  f"the entry, of each round: {round_ratios(measured, like):.2f} x the POST hello, "
+                  f"{round_ratios(measured, get):.2f} x the GET hello")
         for what, (twin, (measured, like, get)) in paired.items():
             print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
                   f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
