@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -47,8 +48,7 @@ from tests.contract.playout import playout  # noqa: E402
 # when `python -m companion` runs something else.
 SERVER_CMD = f"{shlex.quote(sys.executable)} -m companion --host 127.0.0.1 --port {{port}}"
 HELLO_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'hello_wsgi.py'))} --port {{port}} --server {{server}}"
-ONE_PROCESS_CMD = (f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'one_process.py'))} "
-                   "--port {port} --hello-port {hello_port}")
+ONE_PROCESS_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'one_process.py'))} --port {{port}}"
 FLOOR_CMD = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'bench' / 'floor_wsgi.py'))} --port {{port}}"
 # the floors of an entry (bench/floor_wsgi.py), each timed in turn with the real entry and the POST hello
 FLOORS = {"a row written to SQLite in memory": "--database memory",
@@ -80,6 +80,17 @@ def start(cmd: str, port: int, env: dict, log: Path, cwd: Path = ROOT) -> subpro
             time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"{cmd} did not listen on port {port}; see {log}")
+
+
+@contextmanager
+def serving(cmd: str, port: int, env: dict, log: Path):
+    """`start(cmd, ...)` for the length of a `with` block, then stopped."""
+    proc = start(cmd, port, env, log)
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 class Client:
@@ -244,30 +255,22 @@ def api_entry_times(port: int, samples: int) -> list[float]:
 def floor_times(samples: int, hello_port: int, app_port: int, env: dict, tmp: Path) -> list[tuple[str, list[float]]]:
     """The POST hello, each floor, the API entry and the GET hello, one request of each per round (see FLOORS)."""
     ports = {name: free_port() for name in FLOORS}
-    procs = [start(f"{FLOOR_CMD} {FLOORS[name]}", port, env, tmp / f"floor-{i}.log")
-             for i, (name, port) in enumerate(ports.items())]
-    try:
+    with ExitStack() as floors:
+        for i, (name, port) in enumerate(ports.items()):
+            floors.enter_context(serving(f"{FLOOR_CMD} {FLOORS[name]}", port, env, tmp / f"floor-{i}.log"))
         entries = api_entries(app_port)
         series = {"the bare hello world taking an entry (POST)": hello_post_one(hello_port),
                   **{f"floor: {name}": hello_post_one(port) for name, port in ports.items()},
                   "the API entry": lambda: next(entries),
                   "the bare hello world (GET)": hello_one(hello_port)}
         return list(zip(series, in_turn(samples, *series.values())))
-    finally:
-        for p in procs:
-            p.terminate()
-            p.wait(10)
 
 
 def rules_floor_in_turn(samples: int, hello_port: int, env: dict, tmp: Path) -> list[list[float]]:
     """The floor with DiceZ's rules in the API entry's own round: it, the POST hello and the GET hello."""
     port = free_port()
-    proc = start(f"{FLOOR_CMD} --database file --rules", port, env, tmp / "floor-rules.log")
-    try:
+    with serving(f"{FLOOR_CMD} --database file --rules", port, env, tmp / "floor-rules.log"):
         return in_turn(samples, hello_post_one(port), hello_post_one(hello_port), hello_one(hello_port))
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def same_process_times(samples: int, env: dict, tmp: Path) -> tuple[dict[str, list[float]], list[list[float]]]:
@@ -275,8 +278,7 @@ def same_process_times(samples: int, env: dict, tmp: Path) -> tuple[dict[str, li
     each timed in blocks of `samples` (GET, POST, entry, then again in reverse, for the drift), and
     the three in turn. Returns ({what: block samples}, in-turn columns: entry, POST hello, GET hello)."""
     port, hello_port = free_port(), free_port()
-    proc = start(ONE_PROCESS_CMD.replace("{hello_port}", str(hello_port)), port, env, tmp / "one-process.log")
-    try:
+    with serving(f"{ONE_PROCESS_CMD} --hello-port {hello_port}", port, env, tmp / "one-process.log"):
         entries = api_entries(port)
         series = {"GET hello": hello_one(hello_port), "POST hello": hello_post_one(hello_port),
                   "API entry": lambda: next(entries)}
@@ -285,9 +287,6 @@ def same_process_times(samples: int, env: dict, tmp: Path) -> tuple[dict[str, li
         for name in [*series, *reversed(series)]:
             blocks[name] += times(series[name], samples)
         return blocks, in_turn(samples, series["API entry"], series["POST hello"], series["GET hello"])
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def in_turn(samples: int, *series) -> list[list[float]]:
@@ -418,9 +417,8 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "PYTHONPATH": str(ROOT)}
     app_port, hello_port = free_port(), free_port()
     hello_cmd = HELLO_CMD.replace("{server}", args.hello_server)
-    procs = [start(args.server_cmd, app_port, env, tmp / "server.log"),
-             start(hello_cmd, hello_port, env, tmp / "hello.log")]
-    try:
+    with serving(args.server_cmd, app_port, env, tmp / "server.log"), \
+            serving(hello_cmd, hello_port, env, tmp / "hello.log"):
         time.sleep(0.5)
         rows: list[tuple[str, list[float]]] = []
         paired: dict[str, tuple[str, list[list[float]]]] = {}  # what: (its twin hello, timed in turn with it and the GET hello)
@@ -495,10 +493,6 @@ def main() -> None:
             print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
                   f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
                   f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
-    finally:
-        for p in procs:
-            p.terminate()
-            p.wait(10)
 
 
 if __name__ == "__main__":
