@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -404,95 +405,136 @@ def store_times(db: Path, samples: int) -> list[tuple[str, list[float]]]:
     return rows
 
 
+MODES = ("poll", "entry", "floor", "rules_floor", "same_process", "history", "dice_and_slice")
+
+
+@dataclass
+class Results:
+    """What one run measured: each hello world's times, then the app's."""
+    hello: list[float]
+    hello_204: list[float]
+    hello_post: list[float]
+    rows: list[tuple[str, list[float]]] = field(default_factory=list)
+    # what: (its twin hello, timed in turn with it and the GET hello)
+    paired: dict[str, tuple[str, list[list[float]]]] = field(default_factory=dict)
+    one_process: tuple[dict[str, list[float]], list[list[float]]] | None = None
+    floors: list[tuple[str, list[float]]] = field(default_factory=list)
+
+
+def history_rows(db: Path, port: int, samples: int) -> list[tuple[str, list[float]]]:
+    """/history as finished tables pile up, then the store's own reads behind it."""
+    rows = []
+    for added, what in ((10, "10 finished tables"), (40, "50 finished tables (a full page: it lists the latest 50)"),
+                        (9950, "10,000 finished tables")):
+        add_finished_tables(db, added)
+        rows.append((f"/history, {what}", history_times(port, samples)))
+    return rows + store_times(db, samples)
+
+
+def measure(only: set[str], samples: int, app_port: int, hello_port: int, env: dict, tmp: Path,
+            db: Path) -> Results:
+    """Each mode in `only` (all when empty), between two rounds of the hello worlds (the machine's load drifts)."""
+    def wanted(*modes: str) -> bool:
+        return not only or bool(only.intersection(modes))
+
+    got = Results(hello_times(hello_port, samples), hello_times(hello_port, samples, "/204"),
+                  hello_post_times(hello_port, samples))
+    if wanted("poll"):
+        got.rows.append(("unchanged change check (poll, 204)", poll_times(app_port, samples)))
+        got.paired["change check"] = ("204", in_turn(samples, poll_one(app_port), hello_one(hello_port, "/204"),
+                                                     hello_one(hello_port)))
+    if wanted("entry"):
+        got.rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, samples)))
+        got.rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, samples)))
+        entries = api_entries(app_port)
+        got.paired["API entry"] = ("POST", in_turn(samples, lambda: next(entries), hello_post_one(hello_port),
+                                                   hello_one(hello_port)))
+    if wanted("floor", "rules_floor"):
+        got.paired["the floor with DiceZ's rules (no platform)"] = (
+            "POST", rules_floor_in_turn(samples, hello_port, env, tmp))
+    if wanted("same_process"):
+        got.one_process = same_process_times(samples, env, tmp)
+    if wanted("floor"):
+        got.floors = floor_times(samples, hello_port, app_port, env, tmp)
+    if wanted("history"):
+        got.rows += history_rows(db, app_port, samples)
+    if wanted("dice_and_slice"):
+        got.rows += [(f"Dice and Slice {k}", v)
+                     for k, v in dice_and_slice_view_times(app_port, max(20, samples // 10)).items()]
+    got.hello += hello_times(hello_port, samples)
+    got.hello_204 += hello_times(hello_port, samples, "/204")
+    got.hello_post += hello_post_times(hello_port, samples)
+    return got
+
+
+def report_rows(got: Results) -> None:
+    base, base_204, base_post = median_ms(got.hello), median_ms(got.hello_204), median_ms(got.hello_post)
+    print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
+    print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
+    print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
+          f"{base_204 / base:8.2f}")
+    print(f"{'bare hello world taking an entry (POST a JSON body, 201)':<72} {base_post:7.2f}ms "
+          f"{base_post / base:8.2f}")
+    for name, samples in got.rows:
+        print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
+              + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
+              + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
+
+
+def report_floors(floors: list[tuple[str, list[float]]]) -> None:
+    post, get = floors[0][1], floors[-1][1]
+    print("the API entry and its floors, each in turn with both hello worlds: median; of each round, "
+          "x the POST hello, x the GET hello")
+    for name, samples in floors:
+        print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f} "
+              f"{round_ratios(samples, get):8.2f}")
+
+
+def report_one_process(one_process: tuple[dict[str, list[float]], list[list[float]]]) -> None:
+    blocks, (measured, like, get) = one_process
+    get_ms, post_ms = median_ms(blocks["GET hello"]), median_ms(blocks["POST hello"])
+    print("one process answering the API entry and both hello worlds (bench/one_process.py):")
+    for name, samples in blocks.items():
+        print(f"  {name + ', in blocks':<70} {median_ms(samples):7.2f}ms {median_ms(samples) / get_ms:8.2f} "
+              f"x the GET hello, {median_ms(samples) / post_ms:.2f} x the POST hello")
+    print(f"  in turn: medians {median_ms(measured):.2f} / {median_ms(like):.2f} / {median_ms(get):.2f} ms; "
+          f"the entry, of each round: {round_ratios(measured, like):.2f} x the POST hello, "
+          f"{round_ratios(measured, get):.2f} x the GET hello")
+
+
+def report_paired(paired: dict[str, tuple[str, list[list[float]]]]) -> None:
+    for what, (twin, (measured, like, get)) in paired.items():
+        print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
+              f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
+              f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--server-cmd", default=SERVER_CMD, help="the app server; {port} is filled in")
     parser.add_argument("--hello-server", default="auto", help="waitress, gevent or auto (what companion runs)")
-    parser.add_argument("--only", default="", help="comma-separated: poll,entry,floor,rules_floor,same_process,history,dice_and_slice")
+    parser.add_argument("--only", default="", help=f"comma-separated: {','.join(MODES)}")
     args = parser.parse_args()
     only = set(filter(None, args.only.split(",")))
+    if only - set(MODES):
+        parser.error(f"--only takes {', '.join(MODES)}; not {', '.join(sorted(only - set(MODES)))}")
     tmp = Path(tempfile.mkdtemp(prefix="bench-hot-"))
     db = tmp / "bench.sqlite"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "PYTHONPATH": str(ROOT)}
     app_port, hello_port = free_port(), free_port()
-    hello_cmd = HELLO_CMD.replace("{server}", args.hello_server)
     with serving(args.server_cmd, app_port, env, tmp / "server.log"), \
-            serving(hello_cmd, hello_port, env, tmp / "hello.log"):
+            serving(HELLO_CMD.replace("{server}", args.hello_server), hello_port, env, tmp / "hello.log"):
         time.sleep(0.5)
-        rows: list[tuple[str, list[float]]] = []
-        paired: dict[str, tuple[str, list[list[float]]]] = {}  # what: (its twin hello, timed in turn with it and the GET hello)
-        hello = hello_times(hello_port, args.samples)
-        hello_204 = hello_times(hello_port, args.samples, "/204")
-        hello_post = hello_post_times(hello_port, args.samples)
-        if not only or "poll" in only:
-            rows.append(("unchanged change check (poll, 204)", poll_times(app_port, args.samples)))
-            paired["change check"] = ("204", in_turn(args.samples, poll_one(app_port), hello_one(hello_port, "/204"),
-                                                     hello_one(hello_port)))
-        if not only or "entry" in only:
-            rows.append(("entry round trip, phone page (htmx POST -> sheet)", html_entry_times(app_port, args.samples)))
-            rows.append(("entry round trip, API (POST /api/tables/<code>/entries)", api_entry_times(app_port, args.samples)))
-            entries = api_entries(app_port)
-            paired["API entry"] = ("POST", in_turn(args.samples, lambda: next(entries), hello_post_one(hello_port),
-                                                   hello_one(hello_port)))
-        if not only or "floor" in only or "rules_floor" in only:
-            paired["the floor with DiceZ's rules (no platform)"] = (
-                "POST", rules_floor_in_turn(args.samples, hello_port, env, tmp))
-        one_process = None
-        if not only or "same_process" in only:
-            one_process = same_process_times(args.samples, env, tmp)
-        floors: list[tuple[str, list[float]]] = []
-        if not only or "floor" in only:
-            floors = floor_times(args.samples, hello_port, app_port, env, tmp)
-        if not only or "history" in only:
-            add_finished_tables(db, 10)
-            rows.append(("/history, 10 finished tables", history_times(app_port, args.samples)))
-            add_finished_tables(db, 40)
-            rows.append(("/history, 50 finished tables (a full page: it lists the latest 50)",
-                         history_times(app_port, args.samples)))
-            add_finished_tables(db, 9950)
-            rows.append(("/history, 10,000 finished tables", history_times(app_port, args.samples)))
-            rows += store_times(db, args.samples)
-        if not only or "dice_and_slice" in only:
-            rows += [(f"Dice and Slice {k}", v)
-                     for k, v in dice_and_slice_view_times(app_port, max(20, args.samples // 10)).items()]
-        hello += hello_times(hello_port, args.samples)  # before and after: the machine's load drifts
-        hello_204 += hello_times(hello_port, args.samples, "/204")
-        hello_post += hello_post_times(hello_port, args.samples)
-        base, base_204, base_post = median_ms(hello), median_ms(hello_204), median_ms(hello_post)
-        server = (tmp / "hello.log").read_text().split(" on ", 1)[-1].split(" at ")[0]
-        print(f"server: {args.server_cmd}\nhello world: bench/hello_wsgi.py on {server}; SQLite at {db}")
-        print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
-        print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
-        print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
-              f"{base_204 / base:8.2f}")
-        print(f"{'bare hello world taking an entry (POST a JSON body, 201)':<72} {base_post:7.2f}ms "
-              f"{base_post / base:8.2f}")
-        for name, samples in rows:
-            print(f"{name:<72} {median_ms(samples):7.2f}ms {median_ms(samples) / base:8.2f}"
-                  + (f"   {median_ms(samples) / base_204:.2f} x the 204 hello" if "204" in name else "")
-                  + (f"   {median_ms(samples) / base_post:.2f} x the POST hello" if "POST" in name else ""))
-        if floors:
-            post, get = floors[0][1], floors[-1][1]
-            print("the API entry and its floors, each in turn with both hello worlds: median; of each round, "
-                  "x the POST hello, x the GET hello")
-            for name, samples in floors:
-                print(f"  {name:<70} {median_ms(samples):7.2f}ms {round_ratios(samples, post):8.2f} "
-                      f"{round_ratios(samples, get):8.2f}")
-        if one_process:
-            blocks, (measured, like, get) = one_process
-            get_ms, post_ms = median_ms(blocks["GET hello"]), median_ms(blocks["POST hello"])
-            print("one process answering the API entry and both hello worlds (bench/one_process.py):")
-            for name, samples in blocks.items():
-                print(f"  {name + ', in blocks':<70} {median_ms(samples):7.2f}ms {median_ms(samples) / get_ms:8.2f} "
-                      f"x the GET hello, {median_ms(samples) / post_ms:.2f} x the POST hello")
-            print(f"  in turn: medians {median_ms(measured):.2f} / {median_ms(like):.2f} / {median_ms(get):.2f} ms; "
-                  f"the entry, of each round: {round_ratios(measured, like):.2f} x the POST hello, "
-                  f"{round_ratios(measured, get):.2f} x the GET hello")
-        for what, (twin, (measured, like, get)) in paired.items():
-            print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
-                  f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
-                  f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
+        got = measure(only, args.samples, app_port, hello_port, env, tmp, db)
+    server = (tmp / "hello.log").read_text().split(" on ", 1)[-1].split(" at ")[0]
+    print(f"server: {args.server_cmd}\nhello world: bench/hello_wsgi.py on {server}; SQLite at {db}")
+    report_rows(got)
+    if got.floors:
+        report_floors(got.floors)
+    if got.one_process:
+        report_one_process(got.one_process)
+    report_paired(got.paired)
 
 
 if __name__ == "__main__":

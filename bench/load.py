@@ -50,7 +50,6 @@ import re
 import resource
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -427,6 +426,63 @@ def tree_rss_mb(pid: int) -> float:
     return sum(proc_rss_mb(p) for p in process_tree(pid))
 
 
+async def create_tables(port: int, games: list[str], plans: list) -> list[Table]:
+    """One table per plan through the API, its game taken from `games` in turn."""
+    api = Conn(port)
+    tables = []
+    for i, plan in enumerate(plans):
+        game_id = games[i % len(games)]
+        payload = {"game": game_id, "players": [f"P{s + 1}" for s in range(players_of(game_id))]}
+        status, _, data, _ = await api.request("POST", "/api/tables", {"Content-Type": "application/json"},
+                                               json.dumps(payload).encode())
+        if status != 201:
+            raise RuntimeError(f"{game_id}: POST /api/tables answered {status}: {data[:200]!r}")
+        d = json.loads(data)
+        table = Table(d["code"], game_id, [s["token"] for s in d["seats"]], d["host_token"])
+        table.turns = plan
+        tables.append(table)
+    return tables
+
+
+async def open_phones(phones: list[Phone], stats: Stats, stop: float) -> tuple[list[asyncio.Task], float, float]:
+    """Every phone's first load (50 at a time), then its stream and its fetches: (those tasks, seconds the
+    first loads took, seconds until every stream was open). Every stream opens before the clock starts:
+    thousands of phones opening their streams at once (as after a restart) is work of its own, not the
+    load of a table at play."""
+    t0 = time.perf_counter()
+    for i in range(0, len(phones), 50):
+        await asyncio.gather(*(p.first_load() for p in phones[i:i + 50]))
+    first_load_s = time.perf_counter() - t0
+    tasks = [asyncio.create_task(p.hold_stream(stop)) for p in phones]
+    tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
+    t1, deadline = time.perf_counter(), time.monotonic() + 60
+    while stats.streams_open < len(phones) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return tasks, first_load_s, time.perf_counter() - t1
+
+
+async def measured_window(pid: int, duration: float, stats: Stats, probe) -> dict:
+    """The server's CPU, peak RSS and the machine's stolen CPU over `duration` seconds of play."""
+    cpu0, w0, peak = tree_cpu(pid), time.perf_counter(), tree_rss_mb(pid)
+    steal0 = machine_steal()
+    own0 = time.process_time()  # this load generator shares the machine's cores with the server
+    stats.measuring = True
+    if probe:
+        probe.start()
+    end = time.monotonic() + duration
+    while time.monotonic() < end:
+        await asyncio.sleep(0.5)
+        peak = max(peak, tree_rss_mb(pid))
+    stats.measuring = False
+    if probe:
+        probe.stopped.set()
+        probe.join(10)
+    wall, cpu, own = time.perf_counter() - w0, tree_cpu(pid) - cpu0, time.process_time() - own0
+    steal1 = machine_steal()
+    steal = 100 * (steal1[0] - steal0[0]) / max(steal1[1] - steal0[1], 1e-9)
+    return {"wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak}
+
+
 async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool) -> dict:
     port = free_port()
     tmp = Path(env["BENCH_TMP"])
@@ -439,60 +495,21 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
                         random.Random(rng.random())) for i in range(args.tables)]
     try:
         await wait_up(port, proc)
-        api = Conn(port)
-        tables = []
-        for i in range(args.tables):
-            game_id = games[i % len(games)]
-            payload = {"game": game_id, "players": [f"P{s + 1}" for s in range(players_of(game_id))]}
-            status, _, data, _ = await api.request("POST", "/api/tables", {"Content-Type": "application/json"},
-                                                   json.dumps(payload).encode())
-            if status != 201:
-                raise RuntimeError(f"{game_id}: POST /api/tables answered {status}: {data[:200]!r}")
-            d = json.loads(data)
-            t = Table(d["code"], game_id, [s["token"] for s in d["seats"]], d["host_token"])
-            t.turns = plans[i]
-            tables.append(t)
+        tables = await create_tables(port, games, plans)
         phones = [Phone(t, s, port, stats, baseline) for t in tables for s in range(len(t.tokens))]
-        t0 = time.perf_counter()
-        for i in range(0, len(phones), 50):
-            await asyncio.gather(*(p.first_load() for p in phones[i:i + 50]))
-        first_load_s = time.perf_counter() - t0
         stop = time.monotonic() + args.duration + 5 + 60  # streams are held while they open (at most 60 s) and the window lasts
-        tasks = [asyncio.create_task(p.hold_stream(stop)) for p in phones]
-        tasks += [asyncio.create_task(p.fetch_loop()) for p in phones]
-        # every stream open before the clock starts: thousands of phones opening their streams at once
-        # (as after a restart) is work of its own, not the load of a table at play
-        t1, deadline = time.perf_counter(), time.monotonic() + 60
-        while stats.streams_open < len(phones) and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        streams_s = time.perf_counter() - t1
+        tasks, first_load_s, streams_s = await open_phones(phones, stats, stop)
         await asyncio.sleep(2)
         if not args.idle:
             tasks += [asyncio.create_task(play_table(t, port, stats, pace, time.monotonic() + args.duration,
                                                      random.Random(rng.random()))) for t in tables]
-        cpu0, w0, peak = tree_cpu(proc.pid), time.perf_counter(), tree_rss_mb(proc.pid)
-        steal0 = machine_steal()
-        own0 = time.process_time()  # this load generator shares the machine's cores with the server
         probe = None if baseline or not env["DATABASE_URL"].startswith("postgresql") else CommitProbe(env["DATABASE_URL"])
-        stats.measuring = True
-        if probe:
-            probe.start()
-        end = time.monotonic() + args.duration
-        while time.monotonic() < end:
-            await asyncio.sleep(0.5)
-            peak = max(peak, tree_rss_mb(proc.pid))
-        stats.measuring = False
-        if probe:
-            probe.stopped.set()
-            probe.join(10)
-        wall, cpu, own = time.perf_counter() - w0, tree_cpu(proc.pid) - cpu0, time.process_time() - own0
-        steal1 = machine_steal()
-        steal = 100 * (steal1[0] - steal0[0]) / max(steal1[1] - steal0[1], 1e-9)
+        window = await measured_window(proc.pid, args.duration, stats, probe)
         await asyncio.sleep(1)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"label": label, "stats": stats, "probe": probe, "wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak,
+        return {"label": label, "stats": stats, "probe": probe, **window,
                 "phones": len(phones), "first_load_s": first_load_s, "streams_s": streams_s,
                 "games": sorted({t.game_id for t in tables})}
     finally:
