@@ -30,6 +30,27 @@ def table_state(client, code, token=None):
     return client.get(f"/api/tables/{code}", headers=bearer(token) if token else {}).get_json()
 
 
+def place_for_each_waiting_seat(client, table, view, rng):
+    """In the place phase every seat still to move enters its move: its die's face where it marks the
+    most new dots, or, when it is owed a bonus dot (DS-11), one dot on an empty spot of its sheet."""
+    for seat, status in enumerate(view["seat_status"]):
+        if status == "to_place":
+            die = view["dice_for_seats"][seat]
+            face = [tuple(d) for d in view["rolled"][die]["dots"]]
+            dots = [tuple(d) for d in view["players"][seat]["dots"]]
+            options = legal_placements(dots, face)
+            assert options, "the engine passes a seat with no legal placement by itself"
+            # prefer placements that add many dots, so the game ends in a sensible time
+            best = max(options, key=lambda o: (len(o["new"]), rng.random()))
+            resp = post_entry(client, table, seat, kind="place", dots=best["dots"])
+            assert resp.status_code == 201, resp.get_json()
+        elif status == "bonus":
+            marked = {tuple(d) for d in view["players"][seat]["dots"]}
+            free = [[x, y] for x in range(13) for y in range(10) if (x, y) not in marked]
+            resp = post_entry(client, table, seat, kind="bonus_dot", dot=rng.choice(free))
+            assert resp.status_code == 201, resp.get_json()
+
+
 def test_dice_and_slice_whole_game_through_the_api(client):  # DS-1 … DS-16 wired into the platform
     rng = random.Random(4)
     table = new_table(client, ["Ann", "Ben", "Cy"], game="dice_and_slice")
@@ -46,22 +67,7 @@ def test_dice_and_slice_whole_game_through_the_api(client):  # DS-1 … DS-16 wi
         elif view["phase"] == "choose":
             assert post_entry(client, table, active, kind="choose", die=rng.choice("AB")).status_code == 201
         else:
-            for seat, status in enumerate(view["seat_status"]):
-                if status == "to_place":
-                    die = view["dice_for_seats"][seat]
-                    face = [tuple(d) for d in view["rolled"][die]["dots"]]
-                    dots = [tuple(d) for d in view["players"][seat]["dots"]]
-                    options = legal_placements(dots, face)
-                    assert options, "the engine passes a seat with no legal placement by itself"
-                    # prefer placements that add many dots, so the game ends in a sensible time
-                    best = max(options, key=lambda o: (len(o["new"]), rng.random()))
-                    resp = post_entry(client, table, seat, kind="place", dots=best["dots"])
-                    assert resp.status_code == 201, resp.get_json()
-                elif status == "bonus":
-                    marked = {tuple(d) for d in view["players"][seat]["dots"]}
-                    free = [[x, y] for x in range(13) for y in range(10) if (x, y) not in marked]
-                    resp = post_entry(client, table, seat, kind="bonus_dot", dot=rng.choice(free))
-                    assert resp.status_code == 201, resp.get_json()
+            place_for_each_waiting_seat(client, table, view, rng)
     state = table_state(client, code)
     assert state["finished"] is True
     game, final = replay_log("dice_and_slice", 3, {}, log(client, code))

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from tests.browser_fixtures import settle
+from tests.browser_fixtures import join_as, settle
 from playwright.sync_api import expect
 
 from companion.games.dice_and_slice.rules import geometry as g
@@ -75,6 +75,43 @@ def play_rest_through_api(base, code, tokens):
     raise AssertionError("the game did not end")
 
 
+def take_the_seats(phone, join_url, first, names_and_bases):
+    """A phone for each (name, server base): it opens the join link on that server and taps the name."""
+    phones = []
+    for name, base in names_and_bases:
+        page = phone()
+        join_as(page, join_url.replace(first, base), name)
+        expect(page.locator("h1.player")).to_contain_text(name)
+        phones.append(page)
+    return phones
+
+
+def expect_turn_on_every_phone(phones, turn):
+    for p in phones:
+        expect(tid(p, "turn")).to_contain_text(f"Turn {turn}", timeout=LIVE)
+
+
+def expect_the_final_scores(page, totals):
+    """The phone shows the game as over, each seat's final line ending in its total, and fits the screen."""
+    expect(tid(page, "game-over")).to_be_visible(timeout=LIVE)
+    for i, total in enumerate(totals):
+        cell = tid(page, f"final-{i}")
+        expect(cell).to_contain_text(str(total))
+        assert cell.inner_text().strip().endswith(str(total))
+    assert no_horizontal_scroll(page)
+
+
+def expect_the_view_to_name_the_winners(view, final, totals, names):
+    """The engine's winners are every seat with the top total (ties share); the table view names
+    exactly them with that total and shows every seat's total."""
+    winners = [names[w] for w in final["winners"]]
+    assert winners and final["winners"] == [i for i, t in enumerate(totals) if t == max(totals)]
+    expect(tid(view, "winners")).to_have_text(
+        ", ".join(f"★ {name}" for name in winners) + f" with {max(totals)}", timeout=LIVE)
+    for i, total in enumerate(totals):
+        expect(tid(view, f"view-total-{i}")).to_have_text(str(total))
+
+
 def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     first, second = servers
     # the phones take the seats; the API client gets no seat tokens of its own
@@ -83,13 +120,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     code = table["code"]
     join_url = table["join_url"]
 
-    phones = []
-    for name, base in (("Ann", first), ("Ben", second), ("Cy", first)):
-        page = phone()
-        page.goto(join_url.replace(first, base))
-        page.click(f"text=I am {name}")
-        expect(page.locator("h1.player")).to_contain_text(name)
-        phones.append(page)
+    phones = take_the_seats(phone, join_url, first, (("Ann", first), ("Ben", second), ("Cy", first)))
     ann, ben, cy = phones
     view = phone(viewport={"width": 1024, "height": 768}, is_mobile=False)
     view.goto(f"{second}/t/{code}/view")
@@ -151,8 +182,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     tid(cy, "place").focus()
     cy.keyboard.press("Enter")
     # DS-13: everyone is done, the turn closes by itself and Ben is announced on every phone
-    for p in phones:
-        expect(tid(p, "turn")).to_contain_text("Turn 2", timeout=LIVE)
+    expect_turn_on_every_phone(phones, 2)
     expect(tid(ann, "turn")).to_contain_text("Ben is the active player")
     expect(tid(view, "view-turn")).to_contain_text("Ben is the active player", timeout=LIVE)
     expect(tid(view, "view-total-0")).to_have_text("1")
@@ -169,8 +199,7 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
         settle(p, base, code)
         tid(p, "place").click()
         expect(tid(p, "place")).to_have_count(0)
-    for p in phones:
-        expect(tid(p, "turn")).to_contain_text("Turn 3", timeout=LIVE)
+    expect_turn_on_every_phone(phones, 3)
     assert all(no_horizontal_scroll(p) for p in phones)
 
     # --- the rest of the game through the JSON API with the phones' own seat tokens ------------
@@ -179,19 +208,9 @@ def test_three_phones_play_dice_and_slice_to_the_final_score(servers, phone):
     assert final["finished"]  # DS-14: the engine ended the game
     totals = [p["total"] for p in final["players"]]
     for p in phones:
-        expect(tid(p, "game-over")).to_be_visible(timeout=LIVE)
-        for i, total in enumerate(totals):
-            cell = tid(p, f"final-{i}")
-            expect(cell).to_contain_text(str(total))
-            assert cell.inner_text().strip().endswith(str(total))
-        assert no_horizontal_scroll(p)
+        expect_the_final_scores(p, totals)
     # DS-15: the table view names exactly the winners (ties share) with the winning total
-    winners = [["Ann", "Ben", "Cy"][w] for w in final["winners"]]
-    assert winners and final["winners"] == [i for i, t in enumerate(totals) if t == max(totals)]
-    expect(tid(view, "winners")).to_have_text(
-        ", ".join(f"★ {name}" for name in winners) + f" with {max(totals)}", timeout=LIVE)
-    for i, total in enumerate(totals):
-        expect(tid(view, f"view-total-{i}")).to_have_text(str(total))
+    expect_the_view_to_name_the_winners(view, final, totals, ["Ann", "Ben", "Cy"])
     # the topping-bonus strip shows how each bonus ended, never "open" (DS-12)
     for b in final["topping_bonuses"]:
         state = tid(ann, f"bonus-{b['bonus']}").locator(".ds-bonus-state")

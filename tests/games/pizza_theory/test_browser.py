@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import fill_players, table_code
+from tests.browser_fixtures import fill_players, join_as, table_code
 
 from companion.games.pizza_theory.rules import apply, legal_spaces, new_state, resolution_view
 
@@ -65,6 +65,135 @@ def changes_shown(page, where="#sheet") -> list:
              items.nth(i).get_attribute("data-to") or None) for i in range(items.count())]
 
 
+def board_now_topping(page, space, colour):
+    return page.locator(f'[data-testid="board-now"] [data-topping="{value(space)}:{colour}"]')
+
+
+def fold_the_reveal_if_open(page) -> None:
+    if reveal_open(page):
+        page.locator('#sheet details[data-testid="reveal"] > summary').click()
+
+
+def take_the_seats(phone, join_url, first, second) -> list:
+    """A phone for each seat, each shown its own colour."""
+    phones = []
+    for seat, name in enumerate(NAMES):
+        p = phone()
+        join_as(p, join_url if seat != 1 else join_url.replace(first, second), name)  # Ben on the other process
+        expect(p.locator('[data-testid="my-colour"]')).to_contain_text(COLOURS[seat])
+        phones.append(p)
+    return phones
+
+
+def assert_spaces_are_separate_tap_targets(page) -> None:
+    """Every space is a tap target of 44 px or more on a 360 px phone, and no two of them overlap."""
+    boxes = page.evaluate("""Array.from(document.querySelectorAll('button.pt-space')).map(b => {
+        const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.width, r.height]; })""")
+    assert len(boxes) == 37
+    assert all(w >= 44 and h >= 44 for _, _, w, h in boxes), min(min(w, h) for _, _, w, h in boxes)
+    # the hit areas are circles (border-radius 50%): neighbours' circles may touch but not overlap
+    for i, (x1, y1, w1, _) in enumerate(boxes):
+        for x2, y2, w2, _ in boxes[i + 1:]:
+            assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= (w1 + w2) / 2 - 0.5
+
+
+def add_toppings_by_tapping(state, phones, view, rng):
+    """PT-6: in turn order, the seat in turn taps one of its legal spaces, and every phone and the table
+    view show the topping live. Returns the engine's state once the round reaches its cuts."""
+    while state.phase == "add":
+        seat = state.order[state.turn]
+        space = rng.choice(legal_spaces(state, seat))
+        p = phones[seat]
+        expect(p.locator('[data-testid="instruction"]')).to_contain_text("Your turn", timeout=4000)
+        fold_the_reveal_if_open(p)  # one board at a time: fold the last reveal away to see the board now
+        p.locator(f'[data-testid="space-{value(space)}"]').click()
+        state = apply(state, seat, {"kind": "place", "space": list(space)})
+        # everyone sees it live (on the board now, folded away where the reveal is open), the table view too
+        for other in phones:
+            expect(board_now_topping(other, space, COLOURS[seat])).to_be_attached(timeout=4000)
+        expect(view.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(timeout=4000)
+    return state
+
+
+def assert_only_the_choice_is_told(page, seat, cutter, sheet_before, code) -> None:
+    """PT-8: the phone of `seat` learns that `cutter` has chosen a cut, and nothing of the line."""
+    expect(page.locator(f'[data-testid="status-{COLOURS[cutter]}"]')).to_have_text("chosen", timeout=4000)
+    # nothing of the chosen line reached the other phone: its sheet changed only in the
+    # "chosen" status and the waiting line
+    assert sheet_without_status(page) == sheet_before
+    assert 'aria-pressed="true"' not in page.content() or seat < cutter  # only its own choice is marked
+    last = page.request.get(page.url.split("/t/")[0] + f"/api/tables/{code}/entries").json()["entries"][-1]
+    assert last["kind"] == "cut" and last["seat"] == cutter and last.get("hidden") and "line" not in last
+
+
+def cut_in_secret(state, phones, view, code, lines):
+    """PT-7, PT-8: the seats tap their lines in seat order; until the last choice reveals them all, the
+    others and the table view learn only who has chosen. Returns the engine's state after the reveal."""
+    for seat in range(3):
+        others = [s for s in range(3) if s != seat]
+        before = {s: sheet_without_status(phones[s]) for s in others}
+        phones[seat].locator(f'[data-testid="line-{lines[seat]}"]').click()
+        state = apply(state, seat, {"kind": "cut", "line": lines[seat]})
+        if seat == 2:
+            break  # the last choice reveals
+        expect(phones[seat].locator("#sheet legend")).to_contain_text(f"Your cut: line {lines[seat]}")
+        for s in others:
+            assert_only_the_choice_is_told(phones[s], s, seat, before[s], code)
+        expect(view.locator(f'[data-testid="view-status-{COLOURS[seat]}"]')).to_have_text("chosen",
+                                                                                            timeout=4000)
+    return state
+
+
+def expect_the_reveal_everywhere(phones, view, state, rnd, lines, expected) -> None:
+    """Every phone shows round `rnd`'s reveal with the `expected` changes, every seat's cut and the
+    engine's topping counts; the table view shows the same changes and counts."""
+    for p in phones:
+        expect(p.locator('[data-testid="reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+        assert changes_shown(p) == expected
+        for colour, line in zip(COLOURS, lines):
+            expect(p.locator(f'#sheet [data-testid="cut-{colour}"]').first).to_contain_text(f"line {line}")
+        for colour in range(3):
+            expect(p.locator(f'[data-testid="count-{COLOURS[colour]}"]')).to_have_text(
+                str(state.masks[colour].bit_count()))
+    expect(view.locator('[data-testid="table-reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
+    assert changes_shown(view, "#board") == expected
+    expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
+
+
+def tick_the_changes_off(phones) -> None:
+    """Ann ticks her first change off and Ben every one of his: the reveal stays open for copying the
+    changes, until a player has ticked every one of them."""
+    phones[0].locator('#sheet [data-testid="change"] input').first.check()
+    boxes = phones[1].locator('#sheet [data-testid="change"] input')
+    for i in range(boxes.count()):
+        boxes.nth(i).check()
+    assert not reveal_open(phones[1])
+    assert reveal_open(phones[2])
+
+
+def first_player_adds_after_the_ticks(state, phones, expected, rng):
+    """The new 1st player taps a topping; the live refresh that follows keeps every phone's ticks, and
+    each reveal stays as it was (the player who tapped folded their own). Returns the engine's state."""
+    nxt = state.order[0]
+    sp = rng.choice(legal_spaces(state, nxt))
+    # one board at a time: an open reveal folds the board now away; its player folds the reveal
+    assert phones[nxt].locator('[data-testid="board-now"]').is_visible() != reveal_open(phones[nxt])
+    fold_the_reveal_if_open(phones[nxt])
+    phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
+    state = apply(state, nxt, {"kind": "place", "space": list(sp)})
+    expect(board_now_topping(phones[0], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
+    expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
+    # after that refresh: still open where not everything is ticked, still folded where it is
+    expect(board_now_topping(phones[2], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
+    expect(board_now_topping(phones[1], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
+    assert reveal_open(phones[2]) == (nxt != 2) and not reveal_open(phones[1])
+    assert reveal_open(phones[0]) == (len(expected) > 1 and nxt != 0)
+    phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
+    expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
+    assert not reveal_open(phones[1])
+    return state
+
+
 def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
     first, second = servers
     host = phone()
@@ -75,27 +204,13 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
     join_url = host.locator(".join-url").get_attribute("href")
     code = table_code(join_url)
 
-    phones = []
-    for seat, name in enumerate(NAMES):
-        p = phone()
-        p.goto(join_url if seat != 1 else join_url.replace(first, second))  # Ben on the other process
-        p.click(f"text=I am {name}")
-        expect(p.locator('[data-testid="my-colour"]')).to_contain_text(COLOURS[seat])
-        phones.append(p)
+    phones = take_the_seats(phone, join_url, first, second)
     view = phone(viewport={"width": 1024, "height": 900}, is_mobile=False)
     view.goto(f"{second}/t/{code}/view")
 
     for p in phones:
         assert no_horizontal_scroll(p)
-    # every space is a tap target of 44 px or more on a 360 px phone, and no two of them overlap
-    boxes = phones[0].evaluate("""Array.from(document.querySelectorAll('button.pt-space')).map(b => {
-        const r = b.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, r.width, r.height]; })""")
-    assert len(boxes) == 37
-    assert all(w >= 44 and h >= 44 for _, _, w, h in boxes), min(min(w, h) for _, _, w, h in boxes)
-    # the hit areas are circles (border-radius 50%): neighbours' circles may touch but not overlap
-    for i, (x1, y1, w1, _) in enumerate(boxes):
-        for x2, y2, w2, _ in boxes[i + 1:]:
-            assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= (w1 + w2) / 2 - 0.5
+    assert_spaces_are_separate_tap_targets(phones[0])
 
     state = new_state(3, {})
     rng = random.Random(2024)
@@ -107,91 +222,27 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
 
     for rnd in range(1, 4):
         # ---- adding toppings by tapping, in turn order (PT-6)
-        while state.phase == "add":
-            seat = state.order[state.turn]
-            space = rng.choice(legal_spaces(state, seat))
-            p = phones[seat]
-            expect(p.locator('[data-testid="instruction"]')).to_contain_text("Your turn", timeout=4000)
-            if reveal_open(p):  # one board at a time: fold the last reveal away to see the board now
-                p.locator('#sheet details[data-testid="reveal"] > summary').click()
-            p.locator(f'[data-testid="space-{value(space)}"]').click()
-            state = apply(state, seat, {"kind": "place", "space": list(space)})
-            # everyone sees it live (on the board now, folded away where the reveal is open), the table view too
-            for other in phones:
-                expect(other.locator(f'[data-testid="board-now"] [data-topping="{value(space)}:{COLOURS[seat]}"]')
-                       ).to_be_attached(timeout=4000)
-            expect(view.locator(f'[data-topping="{value(space)}:{COLOURS[seat]}"]').first).to_be_visible(timeout=4000)
+        state = add_toppings_by_tapping(state, phones, view, rng)
         assert state.phase == "cut"
         for p in phones:
             expect(p.locator('[data-testid="line-1"]')).to_be_visible(timeout=4000)
 
         # ---- secret cuts (PT-7, PT-8)
         lines = [rng.randint(1, 6) for _ in range(3)]
-        for seat in range(3):
-            others = [s for s in range(3) if s != seat]
-            before = {s: sheet_without_status(phones[s]) for s in others}
-            phones[seat].locator(f'[data-testid="line-{lines[seat]}"]').click()
-            state = apply(state, seat, {"kind": "cut", "line": lines[seat]})
-            if seat == 2:
-                break  # the last choice reveals
-            expect(phones[seat].locator("#sheet legend")).to_contain_text(f"Your cut: line {lines[seat]}")
-            for s in others:
-                p = phones[s]
-                expect(p.locator(f'[data-testid="status-{COLOURS[seat]}"]')).to_have_text("chosen", timeout=4000)
-                # nothing of the chosen line reached the other phone: its sheet changed only in the
-                # "chosen" status and the waiting line
-                assert sheet_without_status(p) == before[s]
-                assert 'aria-pressed="true"' not in p.content() or s < seat  # only its own choice is marked
-                last = p.request.get(p.url.split("/t/")[0] + f"/api/tables/{code}/entries").json()["entries"][-1]
-                assert last["kind"] == "cut" and last["seat"] == seat and last.get("hidden") and "line" not in last
-            expect(view.locator(f'[data-testid="view-status-{COLOURS[seat]}"]')).to_have_text("chosen",
-                                                                                                timeout=4000)
+        state = cut_in_secret(state, phones, view, code, lines)
 
         # ---- the reveal: the changes shown are the engine's resolution (PT-9 .. PT-12)
         assert state.round == rnd + 1 or state.phase == "over"
         expected = [(value(c["space"]), c["from"], c["to"]) for c in resolution_view(state.last)["changes"]]
-        for p in phones:
-            expect(p.locator('[data-testid="reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
-            assert changes_shown(p) == expected
-            for colour, line in zip(COLOURS, lines):
-                expect(p.locator(f'#sheet [data-testid="cut-{colour}"]').first).to_contain_text(f"line {line}")
-            for colour in range(3):
-                expect(p.locator(f'[data-testid="count-{COLOURS[colour]}"]')).to_have_text(
-                    str(state.masks[colour].bit_count()))
-        expect(view.locator('[data-testid="table-reveal"]')).to_contain_text(f"Round {rnd}", timeout=4000)
-        assert changes_shown(view, "#board") == expected
-        expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
+        expect_the_reveal_everywhere(phones, view, state, rnd, lines, expected)
         if expected:  # ticking a change off survives the live refresh after the next topping
-            phones[0].locator('#sheet [data-testid="change"] input').first.check()
-            # the reveal stays open for copying the changes, until a player has ticked every one of them
-            boxes = phones[1].locator('#sheet [data-testid="change"] input')
-            for i in range(boxes.count()):
-                boxes.nth(i).check()
-            assert not reveal_open(phones[1])
-            assert reveal_open(phones[2])
+            tick_the_changes_off(phones)
         if state.phase == "over":
             break
         # PT-13: the board turned: a new 1st player
         expect(phones[state.order[0]].locator(".pt-round")).to_contain_text("you play 1st")
         if expected:
-            nxt = state.order[0]
-            sp = rng.choice(legal_spaces(state, nxt))
-            # one board at a time: an open reveal folds the board now away; its player folds the reveal
-            assert phones[nxt].locator('[data-testid="board-now"]').is_visible() != reveal_open(phones[nxt])
-            if reveal_open(phones[nxt]):
-                phones[nxt].locator('#sheet details[data-testid="reveal"] > summary').click()
-            phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
-            state = apply(state, nxt, {"kind": "place", "space": list(sp)})
-            expect(phones[0].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
-            expect(phones[0].locator('#sheet [data-testid="change"] input').first).to_be_checked()
-            # after that refresh: still open where not everything is ticked, still folded where it is
-            expect(phones[2].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
-            expect(phones[1].locator(f'[data-testid="board-now"] [data-topping="{value(sp)}:{COLOURS[nxt]}"]')).to_be_attached(timeout=4000)
-            assert reveal_open(phones[2]) == (nxt != 2) and not reveal_open(phones[1])
-            assert reveal_open(phones[0]) == (len(expected) > 1 and nxt != 0)
-            phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
-            expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
-            assert not reveal_open(phones[1])
+            state = first_player_adds_after_the_ticks(state, phones, expected, rng)
 
     for p in phones:
         assert no_horizontal_scroll(p)
