@@ -408,12 +408,16 @@ def store_times(db: Path, samples: int) -> list[tuple[str, list[float]]]:
 MODES = ("poll", "entry", "floor", "rules_floor", "same_process", "history", "dice_and_slice")
 
 
+def hello_baselines(port: int, samples: int) -> dict[str, list[float]]:
+    """The hello world's three answers, by what the app's own are compared with: GET, 204 and POST."""
+    return {"GET": hello_times(port, samples), "204": hello_times(port, samples, "/204"),
+            "POST": hello_post_times(port, samples)}
+
+
 @dataclass
 class Results:
-    """What one run measured: each hello world's times, then the app's."""
-    hello: list[float]
-    hello_204: list[float]
-    hello_post: list[float]
+    """What one run measured: the hello world's baselines (hello_baselines), then the app's."""
+    hellos: dict[str, list[float]]
     rows: list[tuple[str, list[float]]] = field(default_factory=list)
     # what: (its twin hello, timed in turn with it and the GET hello)
     paired: dict[str, tuple[str, list[list[float]]]] = field(default_factory=dict)
@@ -437,8 +441,7 @@ def measure(only: set[str], samples: int, app_port: int, hello_port: int, env: d
     def wanted(*modes: str) -> bool:
         return not only or bool(only.intersection(modes))
 
-    got = Results(hello_times(hello_port, samples), hello_times(hello_port, samples, "/204"),
-                  hello_post_times(hello_port, samples))
+    got = Results(hello_baselines(hello_port, samples))
     if wanted("poll"):
         got.rows.append(("unchanged change check (poll, 204)", poll_times(app_port, samples)))
         got.paired["change check"] = ("204", in_turn(samples, poll_one(app_port), hello_one(hello_port, "/204"),
@@ -461,14 +464,13 @@ def measure(only: set[str], samples: int, app_port: int, hello_port: int, env: d
     if wanted("dice_and_slice"):
         got.rows += [(f"Dice and Slice {k}", v)
                      for k, v in dice_and_slice_view_times(app_port, max(20, samples // 10)).items()]
-    got.hello += hello_times(hello_port, samples)
-    got.hello_204 += hello_times(hello_port, samples, "/204")
-    got.hello_post += hello_post_times(hello_port, samples)
+    for what, samples_after in hello_baselines(hello_port, samples).items():
+        got.hellos[what] += samples_after
     return got
 
 
 def report_rows(got: Results) -> None:
-    base, base_204, base_post = median_ms(got.hello), median_ms(got.hello_204), median_ms(got.hello_post)
+    base, base_204, base_post = (median_ms(got.hellos[what]) for what in ("GET", "204", "POST"))
     print(f"{'measurement':<72} {'median':>9} {'x hello':>8}")
     print(f"{'bare hello world (same server)':<72} {base:7.2f}ms {1:8.2f}")
     print(f"{'bare hello world answering 204 (as an unchanged poll does)':<72} {base_204:7.2f}ms "
@@ -497,16 +499,18 @@ def report_one_process(one_process: tuple[dict[str, list[float]], list[list[floa
     for name, samples in blocks.items():
         print(f"  {name + ', in blocks':<70} {median_ms(samples):7.2f}ms {median_ms(samples) / get_ms:8.2f} "
               f"x the GET hello, {median_ms(samples) / post_ms:.2f} x the POST hello")
-    print(f"  in turn: medians {median_ms(measured):.2f} / {median_ms(like):.2f} / {median_ms(get):.2f} ms; "
-          f"the entry, of each round: {round_ratios(measured, like):.2f} x the POST hello, "
-          f"{round_ratios(measured, get):.2f} x the GET hello")
+    print(f"  in turn: {in_turn_summary('POST', measured, like, get)}")
+
+
+def in_turn_summary(twin: str, measured: list[float], like: list[float], get: list[float]) -> str:
+    """Three series timed in turn: their medians, and the measured one against its twin hello and the GET hello."""
+    return (f"medians {median_ms(measured):.2f} / {median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: "
+            f"{round_ratios(measured, like):.2f} x the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
 
 
 def report_paired(paired: dict[str, tuple[str, list[list[float]]]]) -> None:
     for what, (twin, (measured, like, get)) in paired.items():
-        print(f"{what}, the {twin} hello and the GET hello in turn: medians {median_ms(measured):.2f} / "
-              f"{median_ms(like):.2f} / {median_ms(get):.2f} ms; of each round: {round_ratios(measured, like):.2f} x "
-              f"the {twin} hello, {round_ratios(measured, get):.2f} x the GET hello")
+        print(f"{what}, the {twin} hello and the GET hello in turn: {in_turn_summary(twin, measured, like, get)}")
 
 
 def main() -> None:
