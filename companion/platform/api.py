@@ -5,8 +5,6 @@ host token writes host actions, and for any seat when the table is pass-and-play
 """
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint, g, jsonify, request, url_for
 
 from . import auth
@@ -68,7 +66,7 @@ def _writer(table, body: dict) -> tuple[int, bool]:
         if "seat" in body and body["seat"] != seat:
             raise TableError(403, "A seat token writes only for its own seat.")
         return seat, False
-    if secrets.compare_digest(token, table.host_token):
+    if auth.same_secret(token, table.host_token):
         if not table.pass_and_play and body.get("kind") not in g.replay.game.host_kinds:
             raise TableError(403, "The host writes for players only at a pass-and-play table.")
         seat = body.get("seat")
@@ -86,7 +84,7 @@ def _viewer(table, rep: Replay) -> Viewer:
     seat = auth.seat_for_token(table, token)
     if seat is not None:
         return seat_viewer(rep, seat, fingerprint(token))
-    if token and secrets.compare_digest(token, table.host_token):
+    if token and auth.same_secret(token, table.host_token):
         return Viewer.shared() if table.pass_and_play else Viewer.host()
     return Viewer.table()
 
@@ -175,7 +173,7 @@ def entries(code):
 
 def _require_host(table, what: str) -> None:
     token = _bearer()
-    if not token or not secrets.compare_digest(token, table.host_token):
+    if not token or not auth.same_secret(token, table.host_token):
         raise TableError(403, f"Only the host can {what}.")
 
 

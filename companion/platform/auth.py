@@ -34,6 +34,12 @@ def set_cookie(response, name: str, value: str, max_age: int = COOKIE_AGE) -> No
                         secure=secure_cookies())
 
 
+def same_secret(sent: str, kept: str) -> bool:
+    """Is `sent` the secret `kept`, compared in constant time? Whatever a client sent (a cookie, a
+    header, a path part) may hold any character, which `compare_digest` refuses on text: compare bytes."""
+    return secrets.compare_digest(sent.encode("utf-8", "surrogatepass"), kept.encode("utf-8", "surrogatepass"))
+
+
 def my_seat(table: TableInfo) -> int | None:
     token = request.cookies.get(seat_cookie(table.code))
     return seat_for_token(table, token)
@@ -43,19 +49,19 @@ def seat_for_token(table: TableInfo, token: str | None) -> int | None:
     if not token:
         return None
     for s in table.seats:
-        if secrets.compare_digest(s.token, token):
+        if same_secret(token, s.token):
             return s.seat
     return None
 
 
 def is_host(table: TableInfo) -> bool:
     token = request.cookies.get(host_cookie(table.code))
-    return bool(token) and secrets.compare_digest(token, table.host_token)
+    return bool(token) and same_secret(token, table.host_token)
 
 
 def has_invitation(table: TableInfo) -> bool:
     sent = request.cookies.get(invite_cookie(table.code))
-    return bool(sent) and bool(table.join_secret) and secrets.compare_digest(sent, table.join_secret)
+    return bool(sent) and bool(table.join_secret) and same_secret(sent, table.join_secret)
 
 
 def seat_cookie_token(table: TableInfo) -> str | None:
@@ -82,7 +88,7 @@ def check_csrf():
         return None
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
     expected = session.get("csrf")
-    if not expected or not sent or not secrets.compare_digest(sent, expected):
+    if not expected or not sent or not same_secret(sent, expected):
         abort(400, "This page has expired. Reload it and try again.")
     return None
 
@@ -120,4 +126,4 @@ def browser_id() -> str:
 def is_this_browser(mark: str | None) -> bool:
     """Was `mark` (from browser_id()) made by this browser? Never sets a cookie."""
     token = g.get("browser_token") or _browser_cookie()
-    return bool(mark and token) and secrets.compare_digest(mark, _browser_mark(token))
+    return bool(mark and token) and same_secret(mark, _browser_mark(token))

@@ -179,7 +179,7 @@ def join(code):
 @pages.get("/t/<code>/j/<secret>")
 def invite(code, secret):
     """The QR code's link: it invites this device, then shows the seats (the secret leaves the URL)."""
-    if not secrets.compare_digest(secret, g.table.join_secret):
+    if not auth.same_secret(secret, g.table.join_secret):
         abort(404, "This join link is not this table's. Scan the QR code on the host's screen again.")
     resp = redirect(url_for("pages.join", code=g.table.code), code=303)
     auth.set_cookie(resp, auth.invite_cookie(g.table.code), g.table.join_secret)
@@ -193,7 +193,7 @@ def join_with_pin():
     table = store().table(code) if code else None
     if table is None:
         abort(404, "There is no table with that code. Check it on the host's screen.")
-    if not secrets.compare_digest(request.form.get("pin", "").strip(), table.pin):
+    if not auth.same_secret(request.form.get("pin", "").strip(), table.pin):
         return _join_page(table, "That PIN is not right. It is on the host's screen, under the QR code.", 403)
     resp = redirect(url_for("pages.join", code=table.code), code=303)
     auth.set_cookie(resp, auth.invite_cookie(table.code), table.join_secret)
