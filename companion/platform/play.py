@@ -158,11 +158,12 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
     key = check_key(key)
     game_no = table.current_game
     for _attempt in range(50):
-        # A seat's key is unique in its game's log (storage), so a repeated one first meets the rules
-        # or the append, and is looked up after either refuses it; a host action's seat is NULL,
-        # which the constraint does not compare, so its key is looked up first.
-        if key and (seat is None or _attempt > 0):
-            first = store.entry_by_key(table.code, game_no, seat, key)
+        # A key is answered once per table. A seat's key is unique in its game's log (storage), so one
+        # repeated in the same game first meets the rules or the append, and is looked up after either
+        # refuses it; one sent in an earlier game (a resend after a rematch) is looked up first, and so
+        # is a host action's, whose seat is NULL, which the constraint does not compare.
+        if key and (seat is None or game_no > 1 or _attempt > 0):
+            first = store.entry_by_key(table.code, seat, key)
             if first is not None:
                 if not _same_request(first, entry):
                     raise TableError(409, "That idempotency key was already used for a different entry.")
@@ -198,7 +199,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
 
 def _log_moved(store: Store, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
     return store.version(table.code, game_no) != version or bool(
-        key and store.entry_by_key(table.code, game_no, seat, key))
+        key and store.entry_by_key(table.code, seat, key))
 
 
 def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):

@@ -159,12 +159,14 @@ ENTRIES = select(entries_t).where(
 ENTRIES_AFTER = select(entries_t).where(
     entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
     entries_t.c.seq > bindparam("after")).order_by(entries_t.c.seq)
+# An idempotency key is answered once per table, in whichever game it was first sent (a resend after a
+# rematch writes nothing): looked up over every game of the table, the first use first.
 ENTRY_BY_KEY = select(entries_t).where(
-    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
-    entries_t.c.seat == bindparam("seat"), entries_t.c.key == bindparam("key"))
+    entries_t.c.table_code == _CODE, entries_t.c.seat == bindparam("seat"), entries_t.c.key == bindparam("key")
+).order_by(entries_t.c.game_no, entries_t.c.seq).limit(1)
 ENTRY_BY_HOST_KEY = select(entries_t).where(  # a host action: its seat is NULL, which `=` never matches
-    entries_t.c.table_code == _CODE, entries_t.c.game_no == _GAME_NO,
-    entries_t.c.seat.is_(None), entries_t.c.key == bindparam("key"))
+    entries_t.c.table_code == _CODE, entries_t.c.seat.is_(None), entries_t.c.key == bindparam("key")
+).order_by(entries_t.c.game_no, entries_t.c.seq).limit(1)
 APPEND = insert(entries_t)
 APPEND_COLUMNS = ("table_code", "game_no", "seq", "seat", "kind", "payload", "key", "created_at", "device")
 # The same append, written only while the seat's token is `holder` and the game is the table's current

@@ -335,12 +335,13 @@ class Store:
         """The entries of a game logged after sequence number `seq`, in order."""
         return [_entry(r) for r in self._entries_after.rows({"code": code, "game_no": game_no, "after": seq})]
 
-    def entry_by_key(self, code: str, game_no: int, seat: int | None, key: str) -> Entry | None:
+    def entry_by_key(self, code: str, seat: int | None, key: str) -> Entry | None:
+        """The entry `seat` (None: the host) first sent under idempotency key `key`, in any game of the table."""
         with self.reads.connect() as conn:
             if seat is None:
-                row = conn.execute(ENTRY_BY_HOST_KEY, {"code": code, "game_no": game_no, "key": key})
+                row = conn.execute(ENTRY_BY_HOST_KEY, {"code": code, "key": key})
             else:
-                row = conn.execute(ENTRY_BY_KEY, {"code": code, "game_no": game_no, "seat": seat, "key": key})
+                row = conn.execute(ENTRY_BY_KEY, {"code": code, "seat": seat, "key": key})
             row = row.mappings().first()
         return _entry(row) if row else None
 
