@@ -167,8 +167,9 @@ def _answer(resp, created: bool):
 def entries(code):
     table = g.table
     rep = game_replay(request.args.get("game", type=int))
+    token = _bearer()
     return jsonify(code=table.code, game=rep.game.id, game_no=rep.info.game_no, version=rep.version,
-                   entries=visible_log(rep, _viewer(table, rep)))
+                   entries=visible_log(rep, _viewer(table, rep), fingerprint(token) if token else None))
 
 
 def _require_host(table, what: str) -> None:

@@ -5,8 +5,8 @@ the JSON API both go through it.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .contract import Game, MalformedEntry, RuleError, Viewer
@@ -47,10 +47,39 @@ class Replay:
     def undone(self) -> frozenset[int]:
         return undone_seqs(self.entries)
 
+    @cached_property
+    def around_undone(self) -> dict[int, tuple[Any, Any]]:
+        """For each undone entry, by sequence number: (the state before it, the state when it was
+        taken back). Its secrecy is judged there: taken back, it was never revealed."""
+        return states_around_undone(self)
+
 
 def undone_seqs(entries) -> frozenset[int]:
     """Sequence numbers taken back by undo entries."""
     return frozenset(e.payload["target"] for e in entries if e.kind == UNDO)
+
+
+def states_around_undone(rep: Replay) -> dict[int, tuple[Any, Any]]:
+    """The log replayed in the order it was written, undo entries included (see Replay.around_undone)."""
+    state = rep.before[0] if rep.before else rep.state  # the state before any entry
+    counting, befores, found = [], [], {}
+    for e in rep.entries:
+        if e.kind != UNDO:
+            counting.append(e)
+            befores.append(state)
+            state = rep.game.apply(state, e.seat, e.as_entry())
+            continue
+        at = next((i for i, kept in enumerate(counting) if kept.seq == e.payload["target"]), None)
+        if at is None:
+            continue
+        found[counting[at].seq] = (befores[at], state)
+        state, later = befores[at], counting[at + 1:]
+        del counting[at:], befores[at:]
+        for kept in later:
+            counting.append(kept)
+            befores.append(state)
+            state = rep.game.apply(state, kept.seat, kept.as_entry())
+    return found
 
 
 def effective_entries(entries) -> list[Entry]:
@@ -162,12 +191,10 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         # repeated in the same game first meets the rules or the append, and is looked up after either
         # refuses it; one sent in an earlier game (a resend after a rematch) is looked up first, and so
         # is a host action's, whose seat is NULL, which the constraint does not compare.
-        if key and (seat is None or game_no > 1 or _attempt > 0):
-            first = store.entry_by_key(table.code, seat, key)
-            if first is not None:
-                if not _same_request(first, entry):
-                    raise TableError(409, "That idempotency key was already used for a different entry.")
-                return first, load_replay(store, table, game_no), False
+        first = _sent_before(store, table, seat, entry, key) if key and (
+            seat is None or game_no > 1 or _attempt > 0) else None
+        if first is not None:
+            return first, load_replay(store, table, game_no), False
         rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
             if by_host and seat not in rep.game.waiting_for(rep.state):
@@ -195,6 +222,14 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         _cache.put((store.url, table.code, game_no), after)
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
+
+
+def _sent_before(store: Store, table: TableInfo, seat: int | None, entry: dict, key: str) -> Entry | None:
+    """The entry first logged under `key` at this table, if `entry` is that request sent again."""
+    first = store.entry_by_key(table.code, seat, key)
+    if first is not None and not _same_request(first, entry):
+        raise TableError(409, "That idempotency key was already used for a different entry.")
+    return first
 
 
 def _log_moved(store: Store, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
@@ -257,7 +292,7 @@ def seat_viewer(rep: Replay, seat: int, device: str | None) -> Viewer:
     """The viewer a device holding `seat` is: the seat's own, unless the seat has a choice still
     kept secret that another device entered (a phone that took the seat over mid-round, or a
     second phone at a pass-and-play table): a secret is shown only where it was chosen."""
-    if type(rep.game).secret is not Game.secret:  # only games with secrets pay for the check
+    if has_secrets(rep.game):  # only games with secrets pay for the check
         anyone = Viewer.table()
         for e, before in zip(rep.effective, rep.before):
             if e.seat == seat and e.device != device and rep.game.secret(
@@ -266,27 +301,41 @@ def seat_viewer(rep: Replay, seat: int, device: str | None) -> Viewer:
     return Viewer.own(seat)
 
 
-def visible_log(rep: Replay, viewer: Viewer) -> list[dict]:
-    """The log as `viewer` may see it: entries the game keeps secret from it are masked."""
+def has_secrets(game: Game) -> bool:
+    return type(game).secret is not Game.secret
+
+
+def visible_log(rep: Replay, viewer: Viewer, device: str | None = None) -> list[dict]:
+    """The log as `viewer` may see it: entries the game keeps secret from it are masked. `device`:
+    the reader's fingerprint, for a seat's viewer (see `seat_viewer`)."""
     state_before = {e.seq: b for e, b in zip(rep.effective, rep.before)}
-    effective_seqs = [e.seq for e in rep.effective]
     undone = rep.undone
     out = []
     for e in rep.entries:
         item = {"seq": e.seq, "seat": e.seat, "kind": e.kind, "time": e.created_at.isoformat()}
         hidden = False
-        if e.kind != UNDO:
-            if e.seq in state_before:
-                hidden = rep.game.secret(e.seat, e.as_entry(), state_before[e.seq], rep.state, viewer)
-            else:  # an undone entry: judged as if it stood where it was entered
-                later = bisect.bisect(effective_seqs, e.seq)
-                before = rep.before[later] if later < len(rep.before) else rep.state
-                hidden = rep.game.secret(e.seat, e.as_entry(), before, rep.state, viewer)
+        if e.kind != UNDO and e.seq in state_before:
+            hidden = rep.game.secret(e.seat, e.as_entry(), state_before[e.seq], rep.state, viewer)
+        elif e.seq in undone and has_secrets(rep.game):
+            hidden = _undone_hidden(rep, e, viewer, device)
         item.update({"hidden": True} if hidden else e.payload)
         if e.seq in undone:
             item["undone"] = True
         out.append(item)
     return out
+
+
+def _undone_hidden(rep: Replay, e: Entry, viewer: Viewer, device: str | None) -> bool:
+    """Is the undone entry `e` hidden from `viewer`? It keeps the secrecy it had when it was taken
+    back, for good; and a seat's device other than the one that chose it reads it as a shared device
+    would (a phone that took the seat over, or joined it at a pass-and-play table, undoing it)."""
+    around = rep.around_undone.get(e.seq)
+    if around is None:
+        return False
+    if viewer.kind == "seat" and (device is None or e.device != device):
+        viewer = Viewer.shared(viewer.seat)
+    before, taken_back = around
+    return rep.game.secret(e.seat, e.as_entry(), before, taken_back, viewer)
 
 
 def last_entry_text(game: Game, latest_first, now, viewer: Viewer, names: list[str]) -> str | None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.platform.contract import RuleError, Viewer
+from companion.platform.contract import Game, RuleError, Viewer
 from companion.platform.registry import GAMES
 from tests.contract.playout import legal_choice
 from tests.helpers import bearer, csrf_from, new_table
@@ -146,3 +146,73 @@ def _refusal(game, state, seat, entry, names) -> str:
         assert game.check(state, seat, entry) == exc.reason
         return exc.named(names).reason
     raise AssertionError("the rules took an entry check refused")
+
+
+SECRET_GAMES = [g for g in GAME_IDS if type(GAMES[g]).secret is not Game.secret]
+
+
+def _play_to_a_secret(client, table, game, write_token, rng):
+    """Random play through the API until an entry is secret; (seat, entry, state before, state after)."""
+    players = len(table["seats"])
+    state = game.new_state(players, game.normalize_options({}))
+    for _ in range(200):
+        assert not game.finished(state), f"{game.id}: the game ended before any secret entry"
+        seat, legal = legal_choice(game, state, rng)
+        entry = rng.choice(legal)
+        token, extra = write_token(seat)
+        resp = client.post(f"/api/tables/{table['code']}/entries", json={**entry, **extra}, headers=bearer(token))
+        assert resp.status_code == 201, resp.get_json()
+        before, state = state, game.apply(state, seat, entry)
+        if game.secret(seat, entry, before, state, Viewer.table()):
+            return seat, entry, before, state
+    raise AssertionError(f"{game.id}: no secret entry in 200 entries")
+
+
+def _hidden_from(client, table, readers: dict) -> dict:
+    """Who reads the log's last undone entry as hidden: reader name -> bool."""
+    seen = {}
+    for name, token in readers.items():
+        log = _get(client, f"/api/tables/{table['code']}/entries", token)["entries"]
+        undone = [item for item in log if item.get("undone")]
+        assert len(undone) == 1, log
+        seen[name] = undone[0].get("hidden", False)
+        if seen[name]:
+            assert set(undone[0]) <= {"seq", "seat", "kind", "time", "hidden", "undone"}
+    return seen
+
+
+@pytest.mark.parametrize("second_device", ["took the seat over", "joined a pass-and-play seat"])
+@pytest.mark.parametrize("game_id", SECRET_GAMES)
+def test_an_undone_secret_stays_hidden_from_everyone_it_was_hidden_from(client, game_id, second_device):
+    """A second device of a seat undoes the seat's pending secret choice (made on another device): the
+    choice it took back is never shown, not to that device, not to the table, not after the reveal."""
+    game = GAMES[game_id]
+    rng = random.Random(f"undone-secret-{game_id}")
+    players = min(game.max_players, max(game.min_players, 3))
+    pass_and_play = second_device != "took the seat over"
+    table = new_table(client, [f"P{i}" for i in range(players)], game=game_id, pass_and_play=pass_and_play)
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    if pass_and_play:  # the host's device enters everything; the seat's own token is the second phone
+        seat, entry, before, _ = _play_to_a_secret(client, table, game, lambda s: (table["host_token"], {"seat": s}), rng)
+    else:
+        seat, entry, before, _ = _play_to_a_secret(client, table, game, lambda s: (tokens[s], {}), rng)
+        tokens[seat] = _move_seat_to_a_new_device(client, table, seat)
+    undo = client.post(f"/api/tables/{table['code']}/undo", json={}, headers=bearer(tokens[seat]))
+    assert undo.status_code == 201, undo.get_json()
+    readers = {"second device": tokens[seat], "table": None, "host": table["host_token"],
+               **{f"seat {s}": t for s, t in tokens.items() if s != seat}}
+    assert _hidden_from(client, table, readers) == {name: True for name in readers}
+    # play on (the undo took back the last entry) until the choice would no longer be secret had it
+    # stood: its round revealed, or the game over
+    state = before
+    for _ in range(200):
+        if game.finished(state) or not game.secret(seat, entry, before, state, Viewer.table()):
+            break
+        s, legal = legal_choice(game, state, rng)
+        choice = rng.choice(legal)
+        token, extra = (table["host_token"], {"seat": s}) if pass_and_play else (tokens[s], {})
+        assert client.post(f"/api/tables/{table['code']}/entries", json={**choice, **extra},
+                           headers=bearer(token)).status_code == 201
+        state = game.apply(state, s, choice)
+    assert not game.secret(seat, entry, before, state, Viewer.table()), "the round never moved on"
+    assert _hidden_from(client, table, readers) == {name: True for name in readers}
