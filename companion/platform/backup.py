@@ -17,7 +17,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, IO
 
-from sqlalchemy import DateTime, JSON, Table, func, null, select, text, tuple_
+from sqlalchemy import JSON, Table, func, null, select, text, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -48,7 +48,7 @@ def _out(column, value) -> Any:
 def _in(column, value) -> Any:
     if value is None:
         return null() if isinstance(column.type, JSON) else None
-    if isinstance(column.type, DateTime):
+    if column.type.python_type is datetime:
         try:
             stamp = datetime.fromisoformat(value)
         except (TypeError, ValueError):
@@ -167,7 +167,7 @@ def _same(table: Table, encoded: list, columns: list[str], there: dict) -> bool:
     """Does the row already there hold what the file says (compared in the file's encoding)?"""
     for name, value in zip(columns, encoded):
         column = table.columns[name]
-        if value is not None and isinstance(column.type, DateTime):
+        if value is not None and column.type.python_type is datetime:
             value = _out(column, _in(column, value))
         if there.get(name) != value:
             return False

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import secrets
 import time
+from datetime import datetime, timezone
 
 from sqlalchemy import (
     JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Index, Integer, MetaData,
-    PrimaryKeyConstraint, String, Table, Text, UniqueConstraint, bindparam, func, insert, inspect, select, update,
+    PrimaryKeyConstraint, String, Table, Text, TypeDecorator, UniqueConstraint, bindparam, func, insert, inspect, select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, ProgrammingError
@@ -22,6 +24,34 @@ CODE_LENGTH = 6
 
 metadata = MetaData()
 
+
+class UTCDateTime(TypeDecorator):
+    """A moment, stored in UTC and always read back timezone-aware in UTC: SQLite keeps no zone (its
+    text has none after a restart), and PostgreSQL answers in its session's zone. A moment without a
+    zone is taken to be UTC, as the app has always written them."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def __init__(self):
+        super().__init__(timezone=True)
+
+    @property
+    def python_type(self) -> type:
+        return datetime
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        return None if value is None else in_utc(value)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        return None if value is None else in_utc(value)
+
+
+def in_utc(stamp: datetime) -> datetime:
+    """`stamp` as timezone-aware UTC (one without a zone is UTC already)."""
+    return stamp.replace(tzinfo=timezone.utc) if stamp.tzinfo is None else stamp.astimezone(timezone.utc)
+
+
 tables_t = Table(
     "tables", metadata,
     Column("code", String(CODE_LENGTH), primary_key=True),
@@ -30,7 +60,7 @@ tables_t = Table(
     Column("host_token", String(64), nullable=False),
     Column("pass_and_play", Boolean, nullable=False, default=False),
     Column("current_game", Integer, nullable=False, default=1),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
     # the invitation: the join link carries the secret, a person typing it in uses the PIN
     Column("join_secret", String(64), nullable=True),
     Column("pin", String(8), nullable=True),
@@ -55,8 +85,8 @@ games_t = Table(
     Column("game_no", Integer, nullable=False),
     Column("game", String(32), nullable=False),
     Column("options", JSON, nullable=False),
-    Column("started_at", DateTime(timezone=True), nullable=False),
-    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("started_at", UTCDateTime(), nullable=False),
+    Column("finished_at", UTCDateTime(), nullable=True),
     Column("result", JSON, nullable=True),
     PrimaryKeyConstraint("table_code", "game_no"),
     ForeignKeyConstraint(["table_code"], ["tables.code"]),
@@ -73,7 +103,7 @@ entries_t = Table(
     Column("kind", String(32), nullable=False),
     Column("payload", Text, nullable=False),
     Column("key", String(100), nullable=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
     # which device wrote it (a fingerprint of its token): a secret is shown only to that device
     Column("device", String(32), nullable=True),
     PrimaryKeyConstraint("table_code", "game_no", "seq"),
@@ -92,7 +122,7 @@ documents_t = Table(
     Column("name", String(60), nullable=False),
     Column("data", JSON, nullable=False),
     Column("owner", String(64), nullable=True),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", UTCDateTime(), nullable=False),
     PrimaryKeyConstraint("game", "collection", "name"),
 )
 
@@ -116,7 +146,7 @@ retired_tokens_t = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("table_code", String(CODE_LENGTH), nullable=False),
     Column("seat", Integer, nullable=False),
-    Column("retired_at", DateTime(timezone=True), nullable=False),
+    Column("retired_at", UTCDateTime(), nullable=False),
 )
 
 # Single-use links that move a seat to another phone; only a hash of the link's token is kept.
@@ -125,9 +155,9 @@ handovers_t = Table(
     Column("token_hash", String(64), primary_key=True),
     Column("table_code", String(CODE_LENGTH), nullable=False),
     Column("seat", Integer, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False),
-    Column("used_at", DateTime(timezone=True), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+    Column("used_at", UTCDateTime(), nullable=True),
 )
 
 # Columns added after the first release: an older database gets them when the app starts.

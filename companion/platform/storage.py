@@ -124,11 +124,6 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
-def _aware(stamp: datetime) -> datetime:
-    """SQLite gives datetimes back without their zone; they were stored in UTC."""
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
-
-
 class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
@@ -227,7 +222,7 @@ class Store:
         with self.reads.connect() as conn:
             row = conn.execute(select(handovers_t).where(
                 handovers_t.c.token_hash == fingerprint(token), handovers_t.c.table_code == code)).mappings().first()
-        return Handover(row["seat"], _aware(row["expires_at"]), row["used_at"] is not None) if row else None
+        return Handover(row["seat"], row["expires_at"], row["used_at"] is not None) if row else None
 
     def use_handover(self, code: str, token: str) -> tuple[int, str] | None:
         """Spend a hand-over link: (its seat, the new device's token), or None if it is used or expired.
@@ -440,6 +435,5 @@ def _document(r) -> Document:
 
 
 def _game_info(r) -> GameInfo:
-    finished = r["finished_at"]
-    return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], _aware(r["started_at"]),
-                    _aware(finished) if finished is not None else None, r["result"])
+    return GameInfo(r["table_code"], r["game_no"], r["game"], r["options"], r["started_at"], r["finished_at"],
+                    r["result"])
