@@ -94,3 +94,26 @@ def test_the_live_coach_answers_on_the_first_screen_of_a_turn(coach_server, phon
     tap_dice(ann, [6, 6, 6, 6, 6])
     expect(ann.locator('[data-testid="coach-rank-dicez"]')).to_contain_text("★")
     expect(ann.locator(".coach-rank.best")).to_have_count(1)
+
+
+def test_in_roll_by_roll_the_ranked_boxes_still_fit_the_first_screen(coach_server, phone):
+    """Roll by roll adds the rolls and the holds to the turn's screen: the ranked boxes stay on it."""
+    host = phone()
+    host.goto(coach_server + "/")
+    host.fill('input[name="player0"]', "Ann")
+    host.click("summary:has-text('DiceZ options')")
+    host.check('input[name="dicez_roll_by_roll"]')
+    host.check('input[name="dicez_coach"][value="live"]')
+    host.click("text=Start the table")
+    expect(host.locator('[data-testid="coach-ready"]')).to_be_visible()
+    ann = phone()
+    join_as(ann, host.locator(".join-url").get_attribute("href"), "Ann")
+    tap_dice(ann, [2, 2, 4, 4, 4])
+    expect(ann.locator(".coach-rank.best")).to_have_count(1)
+    height = ann.viewport_size["height"]
+    assert ann.evaluate("window.scrollY") == 0
+    for i in range(ann.locator(".coach-rank").count()):
+        box = ann.locator(".coach-rank").nth(i).bounding_box()
+        assert box["y"] + box["height"] <= height, "a ranked box below the first screen"
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(ARTIFACTS / "dicez-coach-roll-by-roll.png"))
