@@ -6,11 +6,17 @@ import os
 import pytest
 from playwright.sync_api import expect
 
+from tests.a11y import describe, violations
 from tests.browser_fixtures import ROOT, _free_port, join_as, start_server, tap_dice
 
 ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.browser
+
+
+def mine(found: list[dict]) -> list[dict]:
+    """The axe violations on the box buttons the coach ranks (the sheet's other parts have their own tests)."""
+    return [v for v in found if any("coach-rank" in n or "button[value=" in n for n in v["nodes"])]
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +93,8 @@ def test_the_live_coach_answers_on_the_first_screen_of_a_turn(coach_server, phon
     on_table = table_rows.first.locator("td").nth(1).inner_text()
     assert best.inner_text().endswith(on_table)
     assert "best choice" in ann.locator('[data-testid="score-full_house"]').get_attribute("aria-label")
+    found = mine(violations(ann))  # the small figures on the boxes are readable (contrast) in light mode
+    assert not found, describe(found)
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "dicez-coach-first-screen.png"))
 
@@ -117,3 +125,7 @@ def test_in_roll_by_roll_the_ranked_boxes_still_fit_the_first_screen(coach_serve
         assert box["y"] + box["height"] <= height, "a ranked box below the first screen"
     ARTIFACTS.mkdir(exist_ok=True)
     ann.screenshot(path=str(ARTIFACTS / "dicez-coach-roll-by-roll.png"))
+    ann.emulate_media(color_scheme="dark")  # and in dark mode
+    found = mine(violations(ann))
+    assert not found, describe(found)
+    ann.screenshot(path=str(ARTIFACTS / "dicez-coach-roll-by-roll-dark.png"))
