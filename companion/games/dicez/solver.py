@@ -222,15 +222,14 @@ class Table:
     turns: dict = field(default_factory=dict, repr=False)  # advice asked of recent positions
     points: list = field(default_factory=list, repr=False)  # box_points, worked out once
 
-    def box_points(self) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
-        """Per box: (box, its points for every outcome, the distinct points, which of those each
-        outcome scores). Few distinct points per box (an upper box: 0 to 5 times its face), so the
-        future after writing them is looked up once for each."""
+    def box_points(self) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """Per box: (box, the distinct points it can score, which of those each outcome scores).
+        Few distinct points per box (an upper box: 0 to 5 times its face), so the future after
+        writing them is looked up once for each."""
         if not self.points:
             for box in range(BOX_COUNT):
-                column = self.score.plain[:, box]
-                distinct, which = np.unique(column, return_inverse=True)
-                self.points.append((box, column, distinct, which))
+                distinct, which = np.unique(self.score.plain[:, box], return_inverse=True)
+                self.points.append((box, distinct, which))
         return self.points
 
     def key(self, mask: int, upper: int, dicez_50: bool) -> tuple[int, int, int]:
@@ -294,12 +293,13 @@ def _box_values(table: Table, pos: np.ndarray) -> np.ndarray:
     """final[r, i]: expected points from outcome r for position i, choosing the best open box."""
     d = dice()
     best = np.full((len(d.keeps[5]), len(pos)), -np.inf)
-    for box, column, distinct, which in table.box_points():
+    for box, distinct, which in table.box_points():
         if ((pos[:, 0] >> box) & 1).all():
             continue
-        values = _next_values(table, pos, box, distinct[:, None])[which]
-        np.add(values, column[:, None], out=values)
-        np.maximum(best, values, out=best)
+        # an outcome's value depends only on which of the distinct points it scores
+        values = _next_values(table, pos, box, distinct[:, None])
+        values += distinct[:, None]
+        np.maximum(best, values[which], out=best)
     best[d.five_alike] = _five_alike_values(table, pos)
     return best
 
