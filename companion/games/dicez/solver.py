@@ -322,7 +322,7 @@ def _five_alike_values(table: Table, pos: np.ndarray) -> np.ndarray:
 
 
 def build(options: dict, progress: Callable[[float], None] | None = None) -> Table:
-    """Solve every position for these rules' options (about ten seconds)."""
+    """Solve every position for these rules' options (seconds: bench/bench_coach.py measures it)."""
     options = scoring_options(options)
     table = Table(options, np.full((MASKS, CAP + 1, 2), np.nan), scoring(options))
     table.future[MASKS - 1] = 0.0
