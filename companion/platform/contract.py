@@ -203,6 +203,17 @@ class Game(ABC):
         games that name it (so a rate is a 0/100 value given only where it applies)."""
         return {}
 
+    def play_title(self, options: dict) -> str:
+        """The name of the game played at a table with these options, as history, exports and
+        BG Stats give it (a pad for any game may carry that game's name)."""
+        return self.title
+
+    def export_columns(self, states: list, seat: int) -> dict[str, Any] | None:
+        """`seat`'s columns in a game's CSV export besides seat, name, total and winner: heading ->
+        number or text, in order, from the states the game went through (the last one is now).
+        None: the plain fields of the seat's sheet in the table's view."""
+        return None
+
     def highest_wins(self, options: dict) -> bool:
         """Does the highest total win (False: the lowest)?"""
         return True

@@ -431,31 +431,49 @@ def poll(code):
 @pages.get("/history")
 def history():
     return render_template("history.html", games=store().finished_games(), table=None,
-                           titles={gid: game.title for gid, game in GAMES.items()}, bgstats=bgstats_link)
+                           title_of=_played_title, bgstats=bgstats_link)
 
 
 @pages.get("/t/<code>/history")
 def table_history(code):
     return render_template("history.html", games=[x for x in store().games(g.table.code) if x.finished_at],
-                           table=g.table, titles={gid: game.title for gid, game in GAMES.items()},
-                           bgstats=bgstats_link)
+                           table=g.table, title_of=_played_title, bgstats=bgstats_link)
+
+
+def _played_title(info) -> str:
+    """The name of the game a finished game row was (a pad may carry the name of the game played)."""
+    game = GAMES.get(info.game)
+    return game.play_title(info.options) if game else info.game
 
 
 def export_data(table, rep, viewer: Viewer) -> tuple[dict, list[dict]]:
-    """A game as exported: its facts and, per player, the sheet the viewer may see."""
+    """A game as exported: its facts and, per player, the sheet the viewer may see and the game's
+    own columns. Seats are numbered from 1, as on the start page."""
     players = players_summary(rep, table, rep.game.view(rep.state, viewer))
+    states = [*rep.before, rep.state]
+    for p in players:
+        columns = rep.game.export_columns(states, p["seat"])
+        if columns is not None:
+            p["columns"] = columns
+        p["seat"] += 1
     info = rep.info  # the replay's game row: its end time came with the entry that ended it
     data = {
-        "code": table.code, "game": rep.game.id, "game_no": rep.info.game_no, "options": rep.info.options,
-        "started_at": rep.info.started_at.isoformat(),
+        "code": table.code, "game": rep.game.id, "title": rep.game.play_title(info.options),
+        "game_no": info.game_no, "options": info.options,
+        "started_at": info.started_at.isoformat(),
         "finished_at": info.finished_at.isoformat() if info.finished_at else None,
-        "finished": rep.finished, "winners": rep.game.winners(rep.state),
+        "finished": rep.finished, "winners": [seat + 1 for seat in rep.game.winners(rep.state)],
         "players": players,
-        "entries": visible_log(rep, viewer),
+        "entries": [_seat_from_one(item) for item in visible_log(rep, viewer)],
         # the play as BG Stats takes it ("Send to BG Stats" on the final screens)
         "bgstats": bgstats_play(info) if rep.finished else None,
     }
     return data, players
+
+
+def _seat_from_one(item: dict) -> dict:
+    seat = item.get("seat")
+    return {**item, "seat": seat + 1} if isinstance(seat, int) else item
 
 
 @pages.get("/t/<code>/games/<int:game_no>/export.json")
@@ -469,31 +487,40 @@ def export_json(code, game_no):
 
 @pages.get("/t/<code>/games/<int:game_no>/export.csv")
 def export_csv(code, game_no):
-    rep = game_replay(game_no)
-    _, players = export_data(g.table, rep, Viewer.table())
+    data, players = export_data(g.table, game_replay(game_no), Viewer.table())
     keys = _sheet_columns(players)
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["seat", "name", *keys, "total", "winner"])
-    winners = set(rep.game.winners(rep.state))
     for p in players:
-        sheet = p.get("sheet") or {}
-        w.writerow([p["seat"], _csv_text(p["name"]), *[("" if sheet.get(k) is None else sheet.get(k)) for k in keys],
-                    p["total"], "yes" if p["seat"] in winners else ""])
+        row = _player_columns(p)
+        w.writerow([p["seat"], _csv_text(p["name"]), *[_csv_value(row.get(k)) for k in keys],
+                    p["total"], "yes" if p["seat"] in data["winners"] else ""])
     resp = make_response(out.getvalue())
     resp.mimetype = "text/csv"
     resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.csv"'
     return resp
 
 
+def _player_columns(player: dict) -> dict:
+    """A player's row: the game's own export columns, or else the plain fields of the sheet."""
+    if "columns" in player:
+        return player["columns"]
+    return {k: v for k, v in (player.get("sheet") or {}).items() if not isinstance(v, (dict, list))}
+
+
 def _sheet_columns(players) -> list[str]:
-    """The plain (not nested) fields of the players' sheets, in first-seen order."""
+    """Every player's columns, in first-seen order."""
     keys = []
     for p in players:
-        for k, value in (p.get("sheet") or {}).items():
-            if k not in keys and not isinstance(value, (dict, list)):
-                keys.append(k)
+        keys.extend(k for k in _player_columns(p) if k not in keys)
     return keys
+
+
+def _csv_value(value):
+    if value is None:
+        return ""
+    return _csv_text(value) if isinstance(value, str) else value
 
 
 def _csv_text(text: str) -> str:

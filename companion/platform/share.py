@@ -3,6 +3,7 @@
 from the stored result (written when the game ended) and the contract."""
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import math
@@ -10,6 +11,7 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from .registry import get_game
+from .schema import name_key
 from .storage import GameInfo
 
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -21,18 +23,40 @@ def _local(stamp):
     return stamp.astimezone()
 
 
+def player_id(name: str) -> str:
+    """The same id for a name (case and spacing aside) every time this server sends it, so BG Stats
+    keeps one player for every play of "Ann"; the name itself cannot be read back from it."""
+    return "companion-" + hashlib.sha256(name_key(name).encode()).hexdigest()[:16]
+
+
+def ranks(totals: list[int], winners: set[int], highest_wins: bool) -> list[int]:
+    """Each seat's place: the winners first, then by total (best first); equal places share a rank."""
+    sign = -1 if highest_wins else 1
+    order = [(seat not in winners, sign * total) for seat, total in enumerate(totals)]
+    return [1 + sum(other < mine for other in order) for mine in order]
+
+
+def _bgstats_game(game, options: dict) -> dict:
+    title = game.play_title(options)
+    # a game played under a name of its own (a pad named for the game on the table) is that game to BG Stats
+    source_id = game.id if title == game.title else f"{game.id}/{name_key(title)}"
+    return {"name": title, "highestWins": game.highest_wins(options), "sourceGameId": source_id}
+
+
 def bgstats_play(info: GameInfo) -> dict:
     """A finished game as BG Stats' push-play link takes it, from its stored result. No
     BoardGameGeek id: no source we hold gives one for these games."""
     game, result = get_game(info.game), info.result
     winners, start = set(result["winners"]), game.starting_seat(info.options, len(result["names"]))
+    places = ranks(result["totals"], winners, game.highest_wins(info.options))
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"{info.table_code}-{info.game_no}",
         "playDate": _local(info.started_at).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, round((info.finished_at - info.started_at).total_seconds() / 60)),
-        "game": {"name": game.title, "highestWins": game.highest_wins(info.options), "sourceGameId": game.id},
-        "players": [{"name": name, "score": score, "winner": seat in winners, "startPlayer": seat == start}
+        "game": _bgstats_game(game, info.options),
+        "players": [{"name": name, "sourcePlayerId": player_id(name), "score": score, "winner": seat in winners,
+                     "rank": places[seat], "startPlayer": seat == start}
                     for seat, (name, score) in enumerate(zip(result["names"], result["totals"]))],
     }
 
@@ -49,7 +73,7 @@ def card_facts(info: GameInfo) -> dict:
     sign = -1 if game.highest_wins(info.options) else 1
     order = sorted(range(len(totals)), key=lambda s: (s not in winners, sign * totals[s], s))
     return {
-        "title": game.title,
+        "title": game.play_title(info.options),
         "when": _local(info.finished_at).strftime("%Y-%m-%d %H:%M"),
         "where": f"Table {info.table_code} · game {info.game_no}",
         "rows": [{"name": result["names"][s], "score": totals[s], "winner": s in winners} for s in order],

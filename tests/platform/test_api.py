@@ -201,7 +201,7 @@ def test_rematch_starts_a_new_game_with_the_same_seats(client):
     assert post_entry(client, table, 0, kind="score", dice=[1, 1, 1, 1, 1], category="dicez").status_code == 201
     # the first game is still there, finished, in the history and the export
     first = client.get(f"/t/{table['code']}/games/1/export.json").get_json()
-    assert first["finished"] is True and first["winners"] == [0]
+    assert first["finished"] is True and first["winners"] == [1]  # seats from 1, as on the start page
     assert len(first["entries"]) == 26
 
 
@@ -211,8 +211,8 @@ def test_export_csv_has_a_row_per_player(client):
     csv_text = client.get(f"/t/{table['code']}/games/1/export.csv").get_data(as_text=True)
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("seat,name,ones,")
-    assert lines[1].startswith("0,Ann,3,") and lines[1].endswith(",329,yes")
-    assert lines[2].startswith("1,Ben,1,") and lines[2].endswith(f",{BEN_TOTAL},")
+    assert lines[1].startswith("1,Ann,3,") and lines[1].endswith(",329,yes")  # seats from 1
+    assert lines[2].startswith("2,Ben,1,") and lines[2].endswith(f",{BEN_TOTAL},")
 
 
 def test_create_table_refuses_bad_requests(client):

@@ -33,10 +33,14 @@ def test_the_bgstats_play_matches_the_table(client):
     assert datetime.strptime(play["playDate"], "%Y-%m-%d %H:%M:%S")
     assert isinstance(play["durationMin"], int) and play["durationMin"] >= 1
     assert play["game"] == {"name": "DiceZ", "highestWins": True, "sourceGameId": "dicez"}  # no BGG id invented
+    ids = [p.pop("sourcePlayerId") for p in play["players"]]
     assert play["players"] == [
-        {"name": "Ann", "score": GOOD_TOTAL, "winner": True, "startPlayer": True},
-        {"name": "Ben Ö", "score": BAD_TOTAL, "winner": False, "startPlayer": False},
+        {"name": "Ann", "score": GOOD_TOTAL, "winner": True, "rank": 1, "startPlayer": True},
+        {"name": "Ben Ö", "score": BAD_TOTAL, "winner": False, "rank": 2, "startPlayer": False},
     ]
+    assert len(set(ids)) == 2 and not any("Ann" in i or "Ben" in i for i in ids)
+    for p, player_id in zip(play["players"], ids):
+        p["sourcePlayerId"] = player_id
     assert [p["score"] for p in play["players"]] == [p["total"] for p in state["players"]]
     # the same play in the game's JSON export, on the history page and on the phone's final sheet
     export = client.get(f"/t/{code}/games/1/export.json").get_json()
@@ -51,7 +55,43 @@ def test_a_lowest_wins_pad_tells_bgstats_so(client):
     export_path = re.search(r'href="(/t/\w+/games/1/export\.json)"', client.get("/history").get_data(as_text=True))
     play = client.get(export_path.group(1)).get_json()["bgstats"]
     assert play["game"]["highestWins"] is False
-    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ann", 3, True), ("Ben", 9, False)]
+    assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == \
+        [("Ann", 3, True, 1), ("Ben", 9, False, 2)]
+
+
+def test_bgstats_knows_a_player_by_one_id_at_every_table(client):
+    """The same name (case and spacing aside) is the same BG Stats player in every play sent from
+    this server; players who tie share their rank."""
+    play_score_pad(client, ["Ann Lee", "Ben", "Cy"], [(5, 9, 9)])
+    play_score_pad(client, ["Cy", "  ann  LEE "], [(4, 4)])
+    plays = [client.get(path).get_json()["bgstats"] for path in re.findall(
+        r'href="(/t/\w+/games/1/export\.json)"', client.get("/history").get_data(as_text=True))]
+    by_name = {}
+    for play in plays:
+        for p in play["players"]:
+            by_name.setdefault(" ".join(p["name"].split()).lower(), set()).add(p["sourcePlayerId"])
+    assert {name: len(ids) for name, ids in by_name.items()} == {"ann lee": 1, "ben": 1, "cy": 1}
+    assert len(set().union(*by_name.values())) == 3
+    ranks = sorted([(p["name"], p["rank"], p["winner"]) for p in play["players"]] for play in plays)
+    assert ranks == [[("Ann Lee", 3, False), ("Ben", 1, True), ("Cy", 1, True)],
+                     [("Cy", 1, True), ("ann LEE", 1, True)]]
+
+
+def test_a_pad_named_for_the_game_played_sends_that_game(client):  # SP-2
+    table = new_table(client, players=["Ann", "Ben"], game="score_pad",
+                      options={"rounds": 1, "name": "  Ticket   to Ride "})
+    for seat, points in enumerate((61, 48)):
+        assert post_entry(client, table, seat, kind="score", points=points).status_code == 201
+    export = client.get(f"/t/{table['code']}/games/1/export.json").get_json()
+    assert export["title"] == "Ticket to Ride" and export["options"]["name"] == "Ticket to Ride"
+    assert export["bgstats"]["game"] == {"name": "Ticket to Ride", "highestWins": True,
+                                         "sourceGameId": "score_pad/ticket to ride"}
+    history = client.get(f"/t/{table['code']}/history").get_data(as_text=True)
+    assert "<strong>Ticket to Ride</strong> · table" in history
+    assert "Ticket to Ride" in client.get(f"/t/{table['code']}/games/1/card.svg").get_data(as_text=True)
+    # a pad with no name stays a Score pad to BG Stats
+    plain = play_score_pad(client, ["Ann"], [(3,)])
+    assert client.get(f"/t/{plain['code']}/games/1/export.json").get_json()["bgstats"]["game"]["name"] == "Score pad"
 
 
 def test_an_unfinished_game_has_no_play_nor_card(client):

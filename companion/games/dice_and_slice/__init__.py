@@ -7,7 +7,7 @@ import random
 from companion.platform.contract import EngineGame, Viewer
 
 from . import rules
-from .describe import describe
+from .describe import describe, export_columns
 from .rules import engine
 from .rules.edition import DIE_NAMES
 from .rules.geometry import DOT_H, DOT_W
@@ -32,6 +32,9 @@ class DiceAndSlice(EngineGame):
 
     def describe(self, entry_seat, entry, before, after, names):
         return describe(entry_seat, entry, before, after, names)
+
+    def export_columns(self, states, seat):
+        return export_columns(states, seat)
 
     def starting_seat(self, options, players):
         return engine.first_seat(options, players)  # DS-3: the seat the host chose, or the one drawn

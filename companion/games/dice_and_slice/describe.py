@@ -59,3 +59,16 @@ _WORDS = {"roll": _roll, "choose": _choose, "place": _place, "bonus_dot": _bonus
 def describe(seat: int, entry: dict, before: engine.State, after: engine.State, names: list[str]) -> str | None:
     words = _WORDS.get(entry.get("kind"))
     return words(names[seat], seat, entry, before, after) if words else None
+
+
+def export_columns(states: list[engine.State], seat: int) -> dict:
+    """The seat's row in the CSV export, as its final sheet holds it: how many slices of each size
+    that can score, their points, the topping bonuses made and their points."""
+    score = engine.breakdown(states[-1], seat)
+    counts = {row["size"]: row["count"] for row in score["slices"]}
+    columns: dict = {f"{size}-square slices": counts.get(size, 0) for size in engine.SCORABLE_SIZES}
+    columns["slice points"] = score["slice_total"]
+    columns["topping bonuses"] = "; ".join(f"{' + '.join(b['toppings'])} ({b['points']} points)"
+                                           for b in score["topping_bonuses"])
+    columns["bonus points"] = score["bonus_total"]
+    return columns

@@ -146,10 +146,10 @@ def _legend(toppings: list[dict]) -> dict[str, str]:
         letter = t["letter"] or _free_letter(t["name"], used)
         used.add(letter)
         if letter in legend:
-            _fail(f"the toppings {legend[letter]!r} and {t['name']!r} both use the letter {letter}; "
+            _fail(f"the toppings “{legend[letter]}” and “{t['name']}” both use the letter {letter}; "
                   "give each its own letter")
         if t["name"] in legend.values():
-            _fail(f"the topping {t['name']!r} is listed twice")
+            _fail(f"the topping “{t['name']}” is listed twice")
         legend[letter] = t["name"]
     return legend
 

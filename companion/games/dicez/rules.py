@@ -329,8 +329,11 @@ def score_box(
 def _points(dice: tuple[int, ...], box: str, options: Mapping[str, bool],
             sheet: Mapping[str, int | None] | None) -> int:
     """score_box for dice, box and options already checked."""
-    joker = options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet)
-    return _SCORERS[box](_Roll.of(dice), options, joker)
+    return _SCORERS[box](_Roll.of(dice), options, _joker_on(dice, options, sheet))
+
+
+def _joker_on(dice: tuple[int, ...], options: Mapping[str, bool], sheet: Mapping[str, int | None] | None) -> bool:
+    return bool(options["joker"] and sheet is not None and _joker_scores_apply(dice, sheet))
 
 
 def preview(state: State, seat: int, dice: Any) -> dict[str, int]:
@@ -339,8 +342,9 @@ def preview(state: State, seat: int, dice: Any) -> dict[str, int]:
     dice = _check_dice(dice)
     options = state.switches
     allowed = _joker_choices(dice, sheet) if options["joker"] else None
+    roll, joker = _Roll.of(dice), _joker_on(dice, options, sheet)  # the same for every box
     return {
-        box: _points(dice, box, options, sheet)
+        box: _SCORERS[box](roll, options, joker)
         for box in BOXES
         if sheet[box] is None and (allowed is None or box in allowed)
     }

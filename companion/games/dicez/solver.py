@@ -36,7 +36,7 @@ UPPER_BITS = (1 << UPPER_COUNT) - 1
 DICEZ_BOX = rules.BOXES.index("dicez")
 SCORING_OPTIONS = ("five_of_a_kind_full_house", "extra_dicez_bonus", "joker")
 VERSION = 1                                   # part of the stored table's name: bump when the maths changes
-BLOCK = 2048                                  # positions solved in one set of array operations
+BLOCK = 1024                                  # positions solved in one set of array operations
 
 
 # --- the dice ---------------------------------------------------------------------
@@ -82,11 +82,21 @@ def best_keeps(values: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     d = dice()
     worth = [None] * 6
     worth[5] = values
+    # one face (one column of the index table) at a time: gathering whole rows in place is about
+    # twice as fast as gathering all six at once into a three-dimensional array
     for k in range(4, -1, -1):
-        worth[k] = worth[k + 1][d.plus[k]].sum(axis=1) / FACES
+        after, plus = worth[k + 1], d.plus[k]
+        total = after[plus[:, 0]]
+        for f in range(1, FACES):
+            total += after[plus[:, f]]
+        worth[k] = np.divide(total, FACES, out=total)
     best = worth[0]
     for k in range(1, 6):
-        best = np.maximum(worth[k], best[d.minus[k]].max(axis=1))
+        minus = d.minus[k]
+        less = best[minus[:, 0]]
+        for j in range(1, k):
+            np.maximum(less, best[minus[:, j]], out=less)
+        best = np.maximum(worth[k], less, out=less)
     return best, worth
 
 
@@ -140,9 +150,11 @@ def scoring(options: dict) -> Scoring:
     plain = np.array([_preview_row(empty, o) for o in d.keeps[5]])
     alike = np.repeat(plain[d.five_alike][:, None, :], MASKS, axis=1)
     if options.get("joker"):
-        for f in range(FACES):
-            for mask in range(MASKS - 1):
-                alike[f, mask] = _preview_row(solo_state(options, sheet_of_mask(mask)), d.keeps[5][d.five_alike[f]])
+        fives = [d.keeps[5][r] for r in d.five_alike]
+        for mask in range(MASKS - 1):
+            sheet = solo_state(options, sheet_of_mask(mask))  # one state per sheet, asked about all six
+            for f, outcome in enumerate(fives):
+                alike[f, mask] = _preview_row(sheet, outcome)
     alike[:, np.arange(MASKS)[:, None] >> np.arange(BOX_COUNT) & 1 == 1] = -1
     extra = np.array([_extra_bonus(options, o) for o in d.keeps[5]], dtype=float)
     return Scoring(plain.astype(float), alike, extra)
@@ -208,6 +220,17 @@ class Table:
     future: np.ndarray
     score: Scoring
     turns: dict = field(default_factory=dict, repr=False)  # advice asked of recent positions
+    points: list = field(default_factory=list, repr=False)  # box_points, worked out once
+
+    def box_points(self) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """Per box: (box, the distinct points it can score, which of those each outcome scores).
+        Few distinct points per box (an upper box: 0 to 5 times its face), so the future after
+        writing them is looked up once for each."""
+        if not self.points:
+            for box in range(BOX_COUNT):
+                distinct, which = np.unique(self.score.plain[:, box], return_inverse=True)
+                self.points.append((box, distinct, which))
+        return self.points
 
     def key(self, mask: int, upper: int, dicez_50: bool) -> tuple[int, int, int]:
         canon = canonical_upper()[mask & UPPER_BITS, min(upper, CAP)]
@@ -268,16 +291,15 @@ def _next_values(table: Table, pos: np.ndarray, box: int, points: np.ndarray) ->
 
 def _box_values(table: Table, pos: np.ndarray) -> np.ndarray:
     """final[r, i]: expected points from outcome r for position i, choosing the best open box."""
-    d, score = dice(), table.score
+    d = dice()
     best = np.full((len(d.keeps[5]), len(pos)), -np.inf)
-    for box in range(BOX_COUNT):
+    for box, distinct, which in table.box_points():
         if ((pos[:, 0] >> box) & 1).all():
             continue
-        column = score.plain[:, box]
-        # few distinct points per box (an upper box: 0 to 5 times its face): the future once for each
-        distinct, which = np.unique(column, return_inverse=True)
-        values = _next_values(table, pos, box, distinct[:, None])[which] + column[:, None]
-        np.maximum(best, values, out=best)
+        # an outcome's value depends only on which of the distinct points it scores
+        values = _next_values(table, pos, box, distinct[:, None])
+        values += distinct[:, None]
+        np.maximum(best, values[which], out=best)
     best[d.five_alike] = _five_alike_values(table, pos)
     return best
 
@@ -300,7 +322,7 @@ def _five_alike_values(table: Table, pos: np.ndarray) -> np.ndarray:
 
 
 def build(options: dict, progress: Callable[[float], None] | None = None) -> Table:
-    """Solve every position for these rules' options (about ten seconds)."""
+    """Solve every position for these rules' options (seconds: bench/bench_coach.py measures it)."""
     options = scoring_options(options)
     table = Table(options, np.full((MASKS, CAP + 1, 2), np.nan), scoring(options))
     table.future[MASKS - 1] = 0.0

@@ -35,6 +35,9 @@ class PizzaTheory(EngineGame):
     def describe(self, entry_seat, entry, before, after, names):
         return describe(entry_seat, entry, before, after, names)
 
+    def export_columns(self, states, seat):
+        return rules.export_columns(states, seat)
+
     def undo_refusal(self, seat, entry, before, now):
         return engine.undo_refusal(seat, entry, before, now)
 

@@ -26,6 +26,9 @@ class ScorePad(EngineGame):
     def highest_wins(self, options):
         return options.get("wins", "highest") == "highest"
 
+    def play_title(self, options):
+        return options.get("name") or self.title  # SP-2: the game the host named, if any
+
     def view(self, state, viewer: Viewer):
         return rules.view(state)  # SP-14: nothing is secret, every viewer sees the whole pad
 

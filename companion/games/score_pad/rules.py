@@ -16,7 +16,8 @@ MIN_POINTS, MAX_POINTS = -100_000, 100_000
 MAX_ROUNDS = 50
 MAX_TARGET = 1_000_000
 WINS = ("highest", "lowest")
-OPTIONS = ("wins", "rounds", "target")
+OPTIONS = ("wins", "rounds", "target", "name")
+MAX_NAME = 60  # characters of the name of the game being played
 # the fields of each kind of entry besides its "kind" (Game.entry_fields)
 ENTRY_FIELDS = {"score": ("points",), "finish": ()}
 
@@ -76,7 +77,7 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict:
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RuleError("Score pad options are a set of named values: wins, rounds and target.")
+        raise RuleError("Score pad options are a set of named values: wins, rounds, target and name.")
     for name in options:
         if name not in OPTIONS:
             raise RuleError(f"Score pad has no option {_shown(name)}; the options are: {', '.join(OPTIONS)}.")
@@ -87,7 +88,20 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict:
         raise RuleError(f'Who wins must be "highest" or "lowest" (the total); got {_shown(wins)}.')
     rounds = _optional_whole(options, "rounds", 1, MAX_ROUNDS, "The number of rounds")
     target = _optional_whole(options, "target", 1, MAX_TARGET, "The target score")
-    return {"wins": wins, "rounds": rounds, "target": target}
+    return {"wins": wins, "rounds": rounds, "target": target, "name": _game_name(options.get("name"))}
+
+
+def _game_name(value: Any) -> str | None:
+    """SP-2: the name of the game being played, spacing tidied; None when not given."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or any(not ch.isprintable() for ch in value):
+        raise RuleError(f"The name of the game being played must be plain text; got {_shown(value)}.")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise RuleError(f"The name of the game being played is at most {MAX_NAME} characters; "
+                        f"this one has {len(name)}.")
+    return name or None
 
 
 def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:

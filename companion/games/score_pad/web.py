@@ -82,6 +82,9 @@ def create_options(form, players) -> dict:
     wins = (form.get("score_pad_wins") or "").strip()
     if wins:
         options["wins"] = wins
+    game_name = " ".join((form.get("score_pad_name") or "").split())
+    if game_name:
+        options["name"] = game_name
     for name in ("rounds", "target"):
         value = number_or_text(form.get(f"score_pad_{name}"))
         if value is not None:

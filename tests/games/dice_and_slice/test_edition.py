@@ -1,5 +1,6 @@
 """Dice and Slice editions as data (DS-2): validation messages and the default edition's design."""
 import json
+import re
 
 import pytest
 
@@ -18,39 +19,41 @@ def broken(change):
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda d: d["dice"]["A"][2].append([3, 1]), "die A face 3: dot (3,1) is outside the 3 × 3 grid"),
+        (lambda d: d["dice"]["A"][2].append([3, 1]), "die A face 3 has a dot outside the face's 3 × 3 grid"),
         (lambda d: d["dice"]["B"].pop(), "die B must have exactly 6 faces"),
-        (lambda d: d["dice"]["B"].__setitem__(0, []), "die B face 1 must be a non-empty list"),
-        (lambda d: d["dice"]["A"][0].append([1, 1]), "die A face 1: dot (1,1) is listed twice"),
-        (lambda d: d["dice"]["A"][0].__setitem__(0, [1, True]), "is not an [x, y] pair"),
-        (lambda d: d["dice"].pop("B"), "exactly die 'A' and die 'B'"),
-        (lambda d: d["sides"]["B"]["rows"].pop(), "side B: rows must be a list of 9 strings"),
-        (lambda d: d["sides"]["A"]["rows"].__setitem__(2, "." * 11), "side A: row 2 must be a string of 12"),
-        (lambda d: d["sides"]["A"]["rows"].__setitem__(0, "X" + "." * 11), "square (0,0) has 'X'"),
-        (lambda d: d["topping_bonuses"].append({"toppings": ["anchovy"], "points": 3}), "topping bonus 5: topping 'anchovy'"),
+        (lambda d: d["dice"]["B"].__setitem__(0, []), "die B face 1 has no dots"),
+        (lambda d: d["dice"]["A"][0].append([1, 1]), "die A face 1 has the dot in row 2, column 2 twice"),
+        (lambda d: d["dice"]["A"][0].__setitem__(0, [1, True]), "has a dot that is not a place on the face"),
+        (lambda d: d["dice"].pop("B"), "two dice, A and B"),
+        (lambda d: d["sides"]["B"]["rows"].pop(), "side B must have 9 rows of squares"),
+        (lambda d: d["sides"]["A"]["rows"].__setitem__(2, "." * 11), "side A: row 3 must have 12 squares"),
+        (lambda d: d["sides"]["A"]["rows"].__setitem__(0, "X" + "." * 11), "side A, row 1, square 1 holds the letter “X”, which names no topping"),
+        (lambda d: d["topping_bonuses"].append({"toppings": ["anchovy"], "points": 3}), "topping bonus 5 asks for “anchovy”, which is on neither sheet side"),
         (lambda d: d["topping_bonuses"].append({"toppings": ["olive", "mushroom"], "points": 3}), "repeats"),
-        (lambda d: d["topping_bonuses"][0].__setitem__("points", -1), "topping bonus 1: points"),
-        (lambda d: d["slice_points"].pop(), "'slice_points' must list 15"),
-        (lambda d: d.__setitem__("label", ""), "'label'"),
-        (lambda d: d.__setitem__("colour", "red"), "unknown key(s) colour"),
-        (lambda d: d.pop("note"), "missing key(s) note"),
-        (lambda d: d.__setitem__("note", None), "'note' must be a text"),
+        (lambda d: d["topping_bonuses"][0].__setitem__("points", -1), "topping bonus 1: its points"),
+        (lambda d: d["slice_points"].pop(), "the slice points must be 15 whole numbers"),
+        (lambda d: d.__setitem__("label", ""), "needs a label"),
+        (lambda d: d.__setitem__("colour", "red"), "an edition has no part called “colour”"),
+        (lambda d: d.pop("note"), "the edition lacks its note"),
+        (lambda d: d.__setitem__("note", None), "the note must be text"),
     ],
 )
 def test_ds2_bad_edition_refused_naming_the_problem(change, message):
     with pytest.raises(RuleError) as e:
         load_edition(broken(change))
     assert message in e.value.reason
+    # in a player's words: no internal shapes such as "[x, y]", "(3,1)" or a key's 'name'
+    assert not re.search(r"\[x, y\]|\(\d+,\d+\)|'\w+'|\blegend\b|\bkey", e.value.reason), e.value.reason
 
 
 def test_ds2_an_edition_needs_a_label_but_its_note_may_be_empty():
     assert load_edition(broken(lambda d: d.__setitem__("note", ""))).note == ""
-    with pytest.raises(RuleError, match="'label' must be a non-empty text"):
+    with pytest.raises(RuleError, match="the edition needs a label"):
         load_edition(broken(lambda d: d.__setitem__("label", "  ")))
 
 
 def test_ds2_edition_must_be_an_object():
-    with pytest.raises(RuleError, match="JSON object"):
+    with pytest.raises(RuleError, match="this is not an edition"):
         load_edition(["not", "an", "edition"])
 
 

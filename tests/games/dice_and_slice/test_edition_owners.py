@@ -213,8 +213,8 @@ BAD_FILES = [
     (wrapped(extra=1), 422, "unknown key(s) extra"),
     (wrapped(name=5), 422, 'needs a "name"'),
     (wrapped(name="default"), 422, "project's own edition"),
-    (wrapped(edition=bad_edition()), 422, "Edition problem: die A face 3: dot (3,1) is outside the 3 × 3 grid."),
-    (wrapped(edition={**bad_edition(), "label": None}), 422, "'label' must be a non-empty text"),
+    (wrapped(edition=bad_edition()), 422, "Edition problem: die A face 3 has a dot outside the face's 3 × 3 grid of dots."),
+    (wrapped(edition={**bad_edition(), "label": None}), 422, "the edition needs a label"),
     (b"x" * (64 * 1024 + 1), 413, "limit is 64 KiB"),
 ]
 

@@ -36,24 +36,29 @@ BOX_BONUSES = [(["mushroom", "olive"], 5), (["pepper", "pepper"], 6), (["basil",
 
 
 class Hand:
-    """The owner's hand on the phone: every tap and every field typed is one action."""
+    """The owner's hand on the phone: every tap and every field typed is one action; taps and
+    fields are also counted apart (issue 34 item 9 words its goal in taps)."""
 
     def __init__(self, page):
-        self.page, self.actions = page, 0
+        self.page, self.taps, self.fields = page, 0, 0
+
+    @property
+    def actions(self) -> int:
+        return self.taps + self.fields
 
     def tap(self, testid=None, locator=None):
         (locator or tid(self.page, testid)).click()
-        self.actions += 1
+        self.taps += 1
 
     def type(self, testid, text):
         tid(self.page, testid).fill(text)
-        self.actions += 1
+        self.fields += 1
 
 
 def copy_the_box(hand: Hand, page) -> None:
     hand.type("edition-name", "Our box")
     page.fill('input[name="label"]', "ThinkFun box, 2023")
-    hand.actions += 1
+    hand.fields += 1
     for die, faces in BOX_DICE.items():
         for n, face in enumerate(faces, 1):
             for x, y in face:
@@ -91,7 +96,7 @@ def test_a_new_owner_copies_their_box_in_few_taps(servers, phone):
     assert no_horizontal_scroll(page)  # the sheet shows one half at a time on a phone
     copy_the_box(hand, page)
     expect(tid(page, "saved")).to_be_visible()
-    print(f"copied the box in {hand.actions} actions")
+    print(f"copied the box in {hand.actions} actions: {hand.taps} taps and {hand.fields} fields typed")
     assert hand.actions <= MAX_ACTIONS, hand.actions
 
     exported = json.loads(page.request.get(base + "/dice-and-slice/editions/export/Our box").body())["edition"]

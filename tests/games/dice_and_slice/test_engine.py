@@ -126,7 +126,7 @@ def test_ds2_a_table_keeps_the_default_edition_it_was_created_with(tmp_path, mon
         ({"side": "C"}, '"side"'),
         ({"edition_from_default": "yes"}, '"edition_from_default"'),
         ({"edition": "deluxe"}, '"edition"'),
-        ({"edition": {"label": "x"}}, "missing key"),
+        ({"edition": {"label": "x"}}, "the edition lacks its"),
     ],
 )
 def test_ds2_bad_options_refused(opts, words):

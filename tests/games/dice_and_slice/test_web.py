@@ -300,7 +300,7 @@ def test_edition_editor_refuses_mistakes_and_saves_nothing(client, store):
     resp = client.post("/dice-and-slice/editions", data=data)
     # DS-2: the refusal points at the mistake
     assert resp.status_code == 422
-    assert "die A face 1 must be a non-empty list" in resp.get_data(as_text=True)
+    assert "die A face 1 has no dots" in resp.get_data(as_text=True)
     assert store.document("dice_and_slice", "editions", "My box") is None
     stray = editor_form(client, name="My box", sqA_3_0="Z")  # a letter no topping has
     resp = client.post("/dice-and-slice/editions", data=stray)
@@ -308,7 +308,7 @@ def test_edition_editor_refuses_mistakes_and_saves_nothing(client, store):
     # a topping that is on neither side cannot make a bonus (DS-2)
     unknown = editor_form(client, name="My box", top5_name="anchovy", top5_letter="Y", bonus0_t5="1")
     resp = client.post("/dice-and-slice/editions", data=unknown)
-    assert resp.status_code == 422 and "topping &#39;anchovy&#39; appears on neither sheet side" in resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "asks for “anchovy”, which is on neither sheet side" in resp.get_data(as_text=True)
     twice = editor_form(client, name="My box", top1_letter="M")  # olive takes mushroom's letter
     resp = client.post("/dice-and-slice/editions", data=twice)
     assert resp.status_code == 422 and "both use the letter M" in resp.get_data(as_text=True)
@@ -450,7 +450,7 @@ def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store)
         resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=label))
         assert resp.status_code == 422 and "belongs to the project&#39;s default edition" in resp.get_data(as_text=True)
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=""))
-    assert resp.status_code == 422 and "&#39;label&#39; must be a non-empty text" in resp.get_data(as_text=True)
+    assert resp.status_code == 422 and "the edition needs a label" in resp.get_data(as_text=True)
     assert edition_names(store) == []
     # an own label and no note is fine
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label="Our copy", note=""))

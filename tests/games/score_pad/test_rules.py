@@ -91,15 +91,24 @@ def test_a_single_player_can_keep_a_pad():  # SP-1 SP-11
 
 
 def test_options_default_to_highest_wins_open_ended_without_target():  # SP-2
-    assert normalize_options({}) == {"wins": "highest", "rounds": None, "target": None}
+    assert normalize_options({}) == {"wins": "highest", "rounds": None, "target": None, "name": None}
     assert normalize_options(None) == normalize_options({})
     assert normalize_options({"wins": None, "rounds": None, "target": None}) == normalize_options({})
 
 
 def test_options_in_range_are_kept():  # SP-2
     assert normalize_options({"wins": "lowest", "rounds": 1, "target": 1_000_000}) == {
-        "wins": "lowest", "rounds": 1, "target": 1_000_000}
+        "wins": "lowest", "rounds": 1, "target": 1_000_000, "name": None}
     assert normalize_options({"rounds": 50, "target": 1})["rounds"] == 50
+
+
+def test_the_host_may_name_the_game_being_played():  # SP-2
+    assert normalize_options({"name": "  Ticket   to Ride "})["name"] == "Ticket to Ride"
+    assert normalize_options({"name": "   "})["name"] is None
+    for bad, message in ((7, "must be plain text"), ("Ca\nrcassonne", "must be plain text"),
+                         ("x" * 61, "at most 60 characters")):
+        with pytest.raises(RuleError, match=message):
+            normalize_options({"name": bad})
 
 
 @pytest.mark.parametrize("options, message", [

@@ -383,13 +383,13 @@ def test_history_and_exports_list_every_round(client, app):  # SP-1 SP-14
     assert "Score pad" in history and "★ Ben: 10" in history and "Ann: 8" in history
     assert "Score pad" in html(client.get("/history"))
     data = client.get(f"/t/{code}/games/1/export.json").get_json()
-    assert data["game"] == GAME and data["finished"] and data["winners"] == [1]
-    assert data["options"] == {"wins": "highest", "rounds": 2, "target": None}
+    assert data["game"] == GAME and data["finished"] and data["winners"] == [2]  # seats from 1
+    assert data["options"] == {"wins": "highest", "rounds": 2, "target": None, "name": None}
     assert data["players"][0]["sheet"] == {"round_1": 10, "round_2": -2} and data["players"][0]["total"] == 8
     assert [e["points"] for e in data["entries"]] == [10, 4, -2, 6]
     rows = list(csv.reader(io.StringIO(client.get(f"/t/{code}/games/1/export.csv").get_data(as_text=True))))
     assert rows == [["seat", "name", "round_1", "round_2", "total", "winner"],
-                    ["0", "Ann", "10", "-2", "8", ""], ["1", "Ben", "4", "6", "10", "yes"]]
+                    ["1", "Ann", "10", "-2", "8", ""], ["2", "Ben", "4", "6", "10", "yes"]]
 
 
 # --- whatever a client sends ------------------------------------------------------------------------

@@ -71,42 +71,51 @@ def _fail(msg: str):
     raise RuleError(f"Edition problem: {msg}.")
 
 
+# the parts of an edition in a player's words
+_PARTS = {"label": "label", "note": "note", "dice": "dice", "sides": "sheet sides",
+          "topping_bonuses": "topping bonuses", "slice_points": "slice points"}
+
+
+def _quoted(text) -> str:
+    return f"“{str(text)[:40]}”"
+
+
 def _face(die: str, n: int, raw) -> frozenset:
     where = f"die {die} face {n}"
     if not isinstance(raw, list) or not raw:
-        _fail(f"{where} must be a non-empty list of [x, y] dots")
+        _fail(f"{where} has no dots; every face needs at least one")
     dots = set()
     for d in raw:
         if not (isinstance(d, list) and len(d) == 2 and all(_is_int(c) for c in d)):
-            _fail(f"{where}: {d!r} is not an [x, y] pair of whole numbers")
+            _fail(f"{where} has a dot that is not a place on the face (a column and a row, each 1 to 3)")
         x, y = d
         if not (0 <= x <= 2 and 0 <= y <= 2):
-            _fail(f"{where}: dot ({x},{y}) is outside the 3 × 3 grid")
+            _fail(f"{where} has a dot outside the face's 3 × 3 grid of dots")
         if (x, y) in dots:
-            _fail(f"{where}: dot ({x},{y}) is listed twice")
+            _fail(f"{where} has the dot in row {y + 1}, column {x + 1} twice")
         dots.add((x, y))
     return frozenset(dots)
 
 
 def _check_legend(where: str, legend) -> None:
     if not isinstance(legend, dict):
-        _fail(f"{where}: legend must map one letter to a topping name")
+        _fail(f"{where} must give each topping letter its topping's name")
     for k, v in legend.items():
         if len(k) != 1 or k == "." or k.isspace():
-            _fail(f"{where}: legend key {k!r} must be a single letter other than '.'")
+            _fail(f"{where}: a topping's letter must be one letter (a dot marks an empty square)")
         if not isinstance(v, str) or not v.strip():
-            _fail(f"{where}: legend {k!r} needs a topping name")
+            _fail(f"{where}: the letter {_quoted(k)} needs its topping's name")
 
 
 def _row_toppings(where: str, cy: int, row, legend: dict) -> list[tuple[int, str]]:
     if not isinstance(row, str) or len(row) != SQ_W:
-        _fail(f"{where}: row {cy} must be a string of {SQ_W} characters")
+        _fail(f"{where}: row {cy + 1} must have {SQ_W} squares")
     out = []
     for cx, ch in enumerate(row):
         if ch == ".":
             continue
         if ch not in legend:
-            _fail(f"{where}: square ({cx},{cy}) has {ch!r}, which is not in the legend")
+            _fail(f"{where}, row {cy + 1}, square {cx + 1} holds the letter {_quoted(ch)}, which names no topping")
         out.append((cy * SQ_W + cx, legend[ch].strip()))
     return out
 
@@ -114,11 +123,11 @@ def _row_toppings(where: str, cy: int, row, legend: dict) -> list[tuple[int, str
 def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
     where = f"side {name}"
     if not isinstance(raw, dict) or set(raw) != {"legend", "rows"}:
-        _fail(f"{where} must be an object with exactly 'legend' and 'rows'")
+        _fail(f"{where} must give its topping letters and its rows of squares, nothing else")
     legend, rows = raw["legend"], raw["rows"]
     _check_legend(where, legend)
     if not isinstance(rows, list) or len(rows) != SQ_H:
-        _fail(f"{where}: rows must be a list of {SQ_H} strings (one per row of squares)")
+        _fail(f"{where} must have {SQ_H} rows of squares")
     out = []
     for cy, row in enumerate(rows):
         out.extend(_row_toppings(where, cy, row, legend))
@@ -150,25 +159,25 @@ def _check_unicode(data) -> None:
 
 def _check_keys(data) -> None:
     if not isinstance(data, dict):
-        _fail("an edition must be a JSON object")
+        _fail("this is not an edition (an edition file holds one edition's dice, sheet sides, bonuses and points)")
     unknown = set(data) - _KEYS
     if unknown:
-        _fail(f"unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+        _fail(f"an edition has no part called {', '.join(_quoted(k) for k in sorted(map(str, unknown)))}")
     missing = _KEYS - set(data)
     if missing:
-        _fail(f"missing key(s) {', '.join(sorted(missing))}")
+        _fail(f"the edition lacks its {', '.join(_PARTS[k] for k in sorted(missing))}")
 
 
 def _check_texts(label, note) -> None:
     if not isinstance(label, str) or not label.strip():
-        _fail("'label' must be a non-empty text")
+        _fail("the edition needs a label, the words that tell it apart")
     if not isinstance(note, str):
-        _fail("'note' must be a text (it may be empty)")
+        _fail("the note must be text (it may be empty)")
 
 
 def _dice(raw) -> tuple[tuple[frozenset, ...], tuple[frozenset, ...]]:
     if not isinstance(raw, dict) or set(raw) != set(DIE_NAMES):
-        _fail("'dice' must have exactly die 'A' and die 'B'")
+        _fail("an edition has two dice, A and B, and no other")
     dice = []
     for die in DIE_NAMES:
         faces = raw[die]
@@ -180,29 +189,29 @@ def _dice(raw) -> tuple[tuple[frozenset, ...], tuple[frozenset, ...]]:
 
 def _sides(raw) -> tuple[tuple[tuple[int, str], ...], ...]:
     if not isinstance(raw, dict) or set(raw) != set(SIDE_NAMES):
-        _fail("'sides' must have exactly side 'A' and side 'B'")
+        _fail("an edition has two sheet sides, A and B, and no other")
     return tuple(_side(s, raw[s]) for s in SIDE_NAMES)
 
 
 def _bonus(i: int, raw, kinds: set[str]) -> Bonus:
     where = f"topping bonus {i}"
     if not isinstance(raw, dict) or set(raw) != {"toppings", "points"}:
-        _fail(f"{where} must be an object with exactly 'toppings' and 'points'")
+        _fail(f"{where} must give its toppings and its points, nothing else")
     tops, pts = raw["toppings"], raw["points"]
     if not isinstance(tops, list) or not tops or not all(isinstance(t, str) for t in tops):
-        _fail(f"{where}: 'toppings' must be a non-empty list of topping names")
+        _fail(f"{where} must name at least one topping")
     for t in tops:
         if t not in kinds:
-            _fail(f"{where}: topping {t!r} appears on neither sheet side")
+            _fail(f"{where} asks for {_quoted(t)}, which is on neither sheet side")
     if not _is_int(pts) or pts < 0:
-        _fail(f"{where}: points must be a whole number of at least 0")
+        _fail(f"{where}: its points must be a whole number of at least 0")
     return Bonus(tuple(sorted(tops)), pts)
 
 
 def _bonuses(raw, kinds: set[str]) -> tuple[Bonus, ...]:
     """The topping bonuses; `kinds` are the toppings found on the sheet sides."""
     if not isinstance(raw, list):
-        _fail("'topping_bonuses' must be a list")
+        _fail("the topping bonuses must be a list of bonuses")
     bonuses, seen = [], set()
     for i, b in enumerate(raw, 1):
         bonus = _bonus(i, b, kinds)
@@ -215,7 +224,7 @@ def _bonuses(raw, kinds: set[str]) -> tuple[Bonus, ...]:
 
 def _slice_points(sp) -> tuple[int, ...]:
     if not isinstance(sp, list) or len(sp) != MAX_SLICE or not all(_is_int(p) and p >= 0 for p in sp):
-        _fail(f"'slice_points' must list {MAX_SLICE} whole numbers (points for 1..{MAX_SLICE} squares)")
+        _fail(f"the slice points must be {MAX_SLICE} whole numbers of at least 0 (for slices of 1 to {MAX_SLICE} squares)")
     return tuple(sp)
 
 

@@ -11,4 +11,4 @@ from .engine import (BOARD, State, apply, finished, legal_spaces, neutral_blocke
                      waiting_for, winners)
 from .hints import hints, sample_draft  # noqa: F401
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks  # noqa: F401
-from .view import resolution_view, rounds, view  # noqa: F401
+from .view import export_columns, resolution_view, rounds, view  # noqa: F401

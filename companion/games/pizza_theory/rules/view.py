@@ -159,3 +159,14 @@ def view(state: State, viewer: int | None) -> dict:
         "both_lose": state.both_lose,
         "waiting_for": waiting_for(state),
     }
+
+
+def export_columns(states: list[State], seat: int) -> dict:
+    """The seat's row in the CSV export: its colour, then its toppings on the pizza after each
+    round (PT-12), as the replay shows them round by round."""
+    columns: dict = {"colour": COLOURS[seat]}
+    for state in states:
+        res = state.last
+        if res is not None and f"round {res.round}" not in columns:
+            columns[f"round {res.round}"] = res.outcome.masks[seat].bit_count()
+    return columns
