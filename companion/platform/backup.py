@@ -21,15 +21,12 @@ from sqlalchemy import DateTime, JSON, Table, func, null, select, text, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .backup_checks import BackupError, check_backup
 from .schema import metadata
 
 FORMAT = "companion-backup"
 VERSION = 1
 CHUNK = 500
-
-
-class BackupError(Exception):
-    """A backup that cannot be read or imported; the message says why, for the person running it."""
 
 
 # ---- values ------------------------------------------------------------------------------------
@@ -209,6 +206,7 @@ def _catch_up_sequences(conn: Connection) -> None:
 def load(engine: Engine, data: dict) -> dict[str, tuple[int, int]]:
     """Import a backup read by `read_backup`; per table (rows added, identical rows skipped)."""
     _check_shape(data)
+    check_backup(data["tables"])  # every row as the routes would have written it (backup_checks.py)
     done = {}
     try:
         with engine.begin() as conn:

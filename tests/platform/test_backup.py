@@ -11,6 +11,7 @@ from datetime import timezone
 
 import pytest
 
+from companion.games.dice_and_slice.rules.edition import default_edition_data
 from companion.platform import backup
 from companion.platform.contract import Viewer
 from companion.platform.play import load_replay, new_table, record
@@ -34,13 +35,21 @@ def play_every_game(store: Store) -> list[str]:
         assert load_replay(store, table).finished, f"{game_id}: the playout did not finish"
         codes.append(table.code)
         for collection in game.collections:
-            store.save_document(game_id, collection, f"saved by {game_id}", {"n": 1, "text": "é ✓"}, owner="me")
+            store.save_document(game_id, collection, f"saved by {game_id}", a_document(game_id, collection),
+                                owner="me")
     first = store.table(codes[0])
     store.start_next_game(first.code, 1)
     again = store.table(first.code)
     _, steps = playout(GAMES[again.game], len(again.seats), random.Random("rematch"), max_steps=1)
     record(store, again, steps[0].seat, steps[0].entry)
     return codes
+
+
+def a_document(game_id: str, collection: str) -> dict:
+    """A document the game's own pages would save in that collection (an import checks them as they do)."""
+    if (game_id, collection) == ("dice_and_slice", "editions"):
+        return {**default_edition_data(), "label": "Our box é ✓", "note": "é ✓"}
+    raise AssertionError(f"give the backup test a {game_id} {collection} document")
 
 
 def utc(stamp):
@@ -91,7 +100,7 @@ def test_every_game_survives_a_round_trip_through_a_backup_and_back(db_url, tmp_
     assert [(g.table_code, g.game_no, g.result) for g in target.finished_games()] == [
         (g.table_code, g.game_no, g.result) for g in Store(source_url).finished_games()]
     kept = [(game_id, name) for game_id, game in GAMES.items() for name in game.collections]
-    assert kept and all(target.documents(*where)[0].data == {"n": 1, "text": "é ✓"} for where in kept)
+    assert kept and all(target.documents(*where)[0].data == a_document(*where) for where in kept)
 
     # and back out of it into a fresh SQLite file: the same rows all the way round
     backup.export_all(target.engine, str(tmp_path / "again.json"))
@@ -111,14 +120,14 @@ def test_an_import_skips_identical_rows_and_refuses_different_ones_writing_nothi
 
     altered = json.loads(json.dumps(data))
     entries = altered["tables"]["entries"]
-    entries["rows"][0][entries["columns"].index("payload")] = '{"forged":true}'
-    tables = altered["tables"]["tables"]
-    newcomer = list(tables["rows"][0])
-    newcomer[tables["columns"].index("code")] = "999999"
-    tables["rows"].append(newcomer)
+    entries["rows"][0][entries["columns"].index("created_at")] = "2020-01-01T00:00:00+00:00"  # legal, but not ours
+    documents = altered["tables"]["documents"]
+    newcomer = list(documents["rows"][0])
+    newcomer[documents["columns"].index("name")] = "A newcomer"
+    documents["rows"].append(newcomer)
     with pytest.raises(backup.BackupError, match=r"already has a different row in entries .*nothing was imported"):
         backup.load(store.engine, altered)
-    assert store.table("999999") is None
+    assert all(d.name != "A newcomer" for d in store.documents(*documents["rows"][0][:2]))
     assert rows(store) == {name: sorted(part["rows"], key=json.dumps) for name, part in data["tables"].items()}
     assert all(what_players_see(store, code) for code in codes)
 
