@@ -161,3 +161,156 @@ def test_a_backup_names_every_table_of_the_schema():
     # the dump is generic: a table schema.py adds is in the next backup with no change to backup.py
     store = Store("sqlite://")
     assert list(backup.dump(store.engine)["tables"]) == [t.name for t in metadata.sorted_tables]
+
+
+# ---- an import checks every row as the routes would ----------------------------------------------
+def part_rows(data: dict, name: str) -> tuple[list, list[str]]:
+    part = data["tables"][name]
+    return part["rows"], part["columns"]
+
+
+def finished_table_rows(data: dict) -> tuple[str, list[list], list[str]]:
+    """The code of the first table and its first game's entries (rows, columns)."""
+    rows, columns = part_rows(data, "entries")
+    code = data["tables"]["tables"]["rows"][0][0]
+    mine = [r for r in rows if r[columns.index("table_code")] == code and r[columns.index("game_no")] == 1]
+    return code, mine, columns
+
+
+def an_entry_after_the_end(data):
+    """The finished game's last entry again: the rules refuse any entry once a game is over."""
+    code, mine, columns = finished_table_rows(data)
+    extra = list(max(mine, key=lambda r: r[columns.index("seq")]))
+    extra[columns.index("seq")] += 1
+    extra[columns.index("key")] = None
+    data["tables"]["entries"]["rows"].append(extra)
+
+
+def a_gap_in_the_log(data):
+    code, mine, columns = finished_table_rows(data)
+    max(mine, key=lambda r: r[columns.index("seq")])[columns.index("seq")] += 1
+
+
+def a_nul_in_a_name(data):
+    rows, columns = part_rows(data, "seats")
+    rows[0][columns.index("name")] = "Ann\x00"
+
+
+def a_direction_override_in_a_name(data):
+    rows, columns = part_rows(data, "seats")
+    rows[0][columns.index("name")] = "Ann \u202egnp.exe"
+
+
+def a_hand_over(data, seat: int, made: str, ends: str):
+    rows, columns = part_rows(data, "handovers")
+    code = data["tables"]["tables"]["rows"][0][0]
+    row = {"token_hash": "ab" * 16, "table_code": code, "seat": seat, "created_at": made, "expires_at": ends,
+           "used_at": None}
+    rows.append([row[c] for c in columns])
+
+
+def a_planted_hand_over(data):
+    """A link to the first table's first seat that lives a year (the host screen's live ten minutes)."""
+    a_hand_over(data, 0, "2026-01-01T00:00:00+00:00", "2027-12-31T00:00:00+00:00")
+
+
+def a_hand_over_to_a_seat_the_table_lacks(data):
+    a_hand_over(data, 9, "2026-01-01T00:00:00+00:00", "2026-01-01T00:05:00+00:00")
+
+
+def a_forged_result(data):
+    rows, columns = part_rows(data, "games")
+    finished = next(r for r in rows if r[columns.index("result")])
+    finished[columns.index("result")]["totals"][0] += 100
+
+
+def a_player_index_row_without_a_game(data):
+    rows, columns = part_rows(data, "player_games")
+    row = list(rows[0])
+    row[columns.index("name_key")] = "somebody else"
+    rows.append(row)
+
+
+def seats_of_a_table_not_in_the_file(data):
+    rows, columns = part_rows(data, "seats")
+    row = list(rows[0])
+    row[columns.index("table_code")] = "CCCCCC"
+    rows.append(row)
+
+
+def an_edition_named_like_a_folder(data):
+    rows, columns = part_rows(data, "documents")
+    rows[0][columns.index("name")] = "../../boxes"
+
+
+def an_edition_the_editor_refuses(data):
+    rows, columns = part_rows(data, "documents")
+    rows[0][columns.index("data")] = {"label": "Our box"}
+
+
+def a_pin_of_letters(data):
+    rows, columns = part_rows(data, "tables")
+    rows[0][columns.index("pin")] = "ABCDEF"
+
+
+def a_seat_number_as_text(data):
+    rows, columns = part_rows(data, "seats")
+    rows[0][columns.index("seat")] = "0"
+
+
+@pytest.fixture(scope="module")
+def every_game_backup(tmp_path_factory) -> dict:
+    """A backup of every game played out, which imports as it is."""
+    folder = tmp_path_factory.mktemp("every-game")
+    source = Store(f"sqlite:///{folder / 'source.sqlite'}")
+    play_every_game(source)
+    data = backup.dump(source.engine)
+    source.dispose()
+    check = Store(f"sqlite:///{folder / 'check.sqlite'}")
+    assert backup.load(check.engine, json.loads(json.dumps(data)))["entries"][0] > 0
+    check.dispose()
+    return data
+
+
+@pytest.mark.parametrize("spoil, said", [
+    (an_entry_after_the_end, r"Table \w+, game 1: entry \d+ is one the rules refuse: The game is over"),
+    (a_gap_in_the_log, r"Table \w+, game 1: entry \d+ follows entry \d+: the numbers have a gap"),
+    (a_nul_in_a_name, r"seats row 1: name holds a NUL character"),
+    (a_direction_override_in_a_name, r"seat 1's name is not one the start page takes. A player name can only "
+                                     r"hold printable characters"),
+    (a_planted_hand_over, r"a hand-over link lives from 2026-01-01 00:00 to 2027-12-31 00:00; the host screen "
+                          r"makes them for 10 minutes"),
+    (a_hand_over_to_a_seat_the_table_lacks, r"a row of handovers names a seat the table does not have"),
+    (a_forged_result, r"the result it records is not what its entries add up to"),
+    (a_player_index_row_without_a_game, r"player_games: its row for table \w+, game 1 does not match"),
+    (seats_of_a_table_not_in_the_file, r"a row names table 'CCCCCC', which the backup does not hold"),
+    (an_edition_named_like_a_folder, r"cannot hold \"/\""),
+    (an_edition_the_editor_refuses, r"document 'saved by dice_and_slice': Edition problem"),
+    (a_pin_of_letters, r"its PIN is not six digits"),
+    (a_seat_number_as_text, r"seats row 1: seat is not a whole number"),
+])
+def test_an_import_refuses_a_file_the_routes_would_never_have_written_and_writes_nothing(
+        store, every_game_backup, spoil, said):
+    data = json.loads(json.dumps(every_game_backup))
+    spoil(data)
+    with pytest.raises(backup.BackupError, match=said + r".* Nothing was imported\.$"):
+        backup.load(store.engine, json.loads(json.dumps(data)))
+    assert all(not r for r in rows(store).values())
+
+
+def test_a_broken_character_in_a_name_is_a_clear_refusal_not_a_traceback(tmp_path):
+    source_url = f"sqlite:///{tmp_path / 'source.sqlite'}"
+    source = Store(source_url)
+    table = new_table(source, "score_pad", ["Ann", "Ben"], {})
+    source.dispose()
+    assert cli("export-all", tmp_path / "backup.json", source_url).returncode == 0
+    text = (tmp_path / "backup.json").read_text(encoding="utf-8")
+    assert '"Ann"' in text
+    (tmp_path / "backup.json").write_text(text.replace('"Ann"', '"An\\ud800n"'), encoding="utf-8")
+
+    target_url = f"sqlite:///{tmp_path / 'target.sqlite'}"
+    done = cli("import-all", tmp_path / "backup.json", target_url)
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("import-all: The backup's seats row 1: name holds a broken character (half of a "
+                                   "surrogate pair). Nothing was imported.")
+    assert Store(target_url).table(table.code) is None
