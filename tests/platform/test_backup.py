@@ -13,11 +13,12 @@ import pytest
 
 from companion.games.dice_and_slice.rules.edition import default_edition_data
 from companion.platform import backup
+from companion.platform.auth import seat_for_token
 from companion.platform.contract import Viewer
 from companion.platform.play import load_replay, new_table, record
 from companion.platform.registry import GAMES
 from companion.platform.schema import metadata
-from companion.platform.storage import Store
+from companion.platform.storage import Store, fingerprint
 from tests.browser_fixtures import ROOT
 from tests.contract.playout import playout
 
@@ -76,9 +77,9 @@ def rows(store: Store) -> dict:
     return {name: sorted(part["rows"], key=json.dumps) for name, part in backup.dump(store.engine)["tables"].items()}
 
 
-def cli(command: str, path, url: str) -> subprocess.CompletedProcess:
+def cli(command: str, path, url: str, *options: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT), "SECRET_KEY": "backup-test"}
-    return subprocess.run([sys.executable, "-m", "companion", command, str(path)], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "companion", command, *options, str(path)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -314,3 +315,35 @@ def test_a_broken_character_in_a_name_is_a_clear_refusal_not_a_traceback(tmp_pat
     assert done.stderr.strip() == ("import-all: The backup's seats row 1: name holds a broken character (half of a "
                                    "surrogate pair). Nothing was imported.")
     assert Store(target_url).table(table.code) is None
+
+
+def test_a_backup_without_secrets_gives_nobody_a_seat_or_the_host_screen_and_keeps_every_game(tmp_path):
+    source_url = f"sqlite:///{tmp_path / 'source.sqlite'}"
+    source = Store(source_url)
+    codes = play_every_game(source)
+    first = source.table(codes[0])
+    source.claim_seat(first.code, 0)
+    link, _ = source.create_handover(first.code, 1, 10)
+    tables = [source.table(code) for code in codes]
+    before = {code: what_players_see(source, code)[1:] for code in codes}  # every game, not who holds what
+    source.dispose()
+
+    done = cli("export-all", tmp_path / "shared.json", source_url, "--without-secrets")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "shared.json").read_text(encoding="utf-8")
+    secrets_kept = [t.host_token for t in tables] + [t.join_secret for t in tables] + [f'"{t.pin}"' for t in tables]
+    secrets_kept += [s.token for t in tables for s in t.seats] + [fingerprint(link), link]
+    assert [found for found in secrets_kept if found in text] == []
+
+    target_url = f"sqlite:///{tmp_path / 'target.sqlite'}"
+    done = cli("import-all", tmp_path / "shared.json", target_url)
+    assert done.returncode == 0, done.stderr
+    target = Store(target_url)
+    assert {code: what_players_see(target, code)[1:] for code in codes} == before
+    for old in tables:
+        new = target.table(old.code)
+        assert [s.name for s in new.seats] == [s.name for s in old.seats] and not any(s.claimed for s in new.seats)
+        assert seat_for_token(new, old.seats[0].token) is None and new.host_token != old.host_token
+        assert new.join_secret != old.join_secret
+    assert target.use_handover(first.code, link) is None
+    target.dispose()
