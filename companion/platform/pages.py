@@ -156,10 +156,16 @@ def rematch(code):
     if not g.replay.finished:
         abort(409, "Finish this game before starting a rematch.")
     store().start_next_game(g.table.code, g.table.current_game)
-    back = request.form.get("next") or ""
-    if not back.startswith("/") or back.startswith("//"):  # only back into this app
-        back = url_for("pages.host", code=g.table.code)
-    return redirect(back, code=303)
+    return redirect(path_on_this_site(request.form.get("next")) or url_for("pages.host", code=g.table.code), code=303)
+
+
+def path_on_this_site(path) -> str | None:
+    """`path` if it can only lead to a page of this site, else None. A browser drops tabs and line
+    breaks from an address and reads a backslash as a slash, so "/<tab>/evil.example" and
+    "/\\evil.example" would lead to another site: nothing but printable ASCII, no backslash."""
+    if not isinstance(path, str) or not (path.isascii() and path.isprintable()) or "\\" in path or " " in path:
+        return None
+    return path if path.startswith("/") and not path.startswith("//") else None
 
 
 # ---- joining ---------------------------------------------------------------
