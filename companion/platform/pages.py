@@ -376,9 +376,10 @@ def _table_vars() -> dict:
 
 @pages.get("/t/<code>/view")
 def table_view(code):
-    # the join code is shown while someone may still need it: a free seat at a table of phones
+    # the join code is shown while someone may still need it (a free seat at a table of phones), and only
+    # on the host's own device: a player's phone or a TV opened from the link never passes the table on
     table = g.table
-    joining = g.invited and not table.pass_and_play and any(not s.claimed for s in table.seats)
+    joining = g.host and not table.pass_and_play and any(not s.claimed for s in table.seats)
     return render_template("table/view.html", join_url=invite_url(table) if joining else None, **_table_vars())
 
 

@@ -59,8 +59,20 @@ def test_the_join_link_invites_a_phone_and_a_wrong_one_does_not(client, app, sto
     assert "I am Ann" in page
     assert phone.post(f"/t/{code}/join", data={"seat": 0, "csrf_token": csrf_from(page)}).status_code == 303
     assert phone.get(f"/t/{code}/s/0").status_code == 200
-    # an invited phone shows the join QR code on its table view (a TV opened from the link)
     assert phone.get(f"/t/{code}/qr.svg").status_code == 200
+
+
+def test_the_table_view_shows_the_pin_and_qr_code_only_on_the_hosts_device(client, app, store):
+    code = start_table_page(client, player0="Ann", player1="Ben", player2="Cy")
+    table = store.table(code)
+    host_view = client.get(f"/t/{code}/view").get_data(as_text=True)
+    assert f"PIN {table.pin}" in host_view and f"/t/{code}/qr.svg" in host_view
+    seated, invited = app.test_client(), app.test_client()
+    join_seat(seated, code, 0)
+    invited.get(f"/t/{code}/j/{table.join_secret}")
+    for device in (seated, invited):
+        view = device.get(f"/t/{code}/view").get_data(as_text=True)
+        assert table.pin not in view and "qr.svg" not in view and table.join_secret not in view
 
 
 def test_typing_the_code_and_pin_invites_a_phone(client, app, store):
