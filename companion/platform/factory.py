@@ -66,6 +66,8 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
         REDIS_URL=os.environ.get("REDIS_URL"),  # also carries live updates between processes
         TRUST_PROXY=_hops(os.environ.get("TRUST_PROXY")),
+        # /history lists every table's games, not only this browser's (a home server's own history)
+        HISTORY_LISTS_ALL=os.environ.get("HISTORY_LISTS_ALL", "0") not in ("", "0"),
     )
     if config:
         app.config.update(config)

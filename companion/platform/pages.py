@@ -437,7 +437,13 @@ def poll(code):
 # ---- history and export -----------------------------------------------------
 @pages.get("/history")
 def history():
-    return render_template("history.html", games=store().finished_games(), table=None,
+    """The latest finished games: of the tables this browser hosted or sat at, or every table's where
+    the server was started to list them all (HISTORY_LISTS_ALL, for a home server)."""
+    codes = None
+    if not current_app.config.get("HISTORY_LISTS_ALL"):
+        codes = store().tables_held(*auth.tables_of_this_browser())
+    return render_template("history.html", games=store().finished_games(codes=codes), table=None,
+                           mine_only=codes is not None,
                            titles={gid: game.title for gid, game in GAMES.items()}, bgstats=bgstats_link)
 
 

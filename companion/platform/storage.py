@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .engines import kept_connection, make_engine, normalize_url, reads_engine
@@ -271,10 +271,26 @@ class Store:
                                 .order_by(games_t.c.game_no)).mappings().all()
         return [_game_info(r) for r in rows]
 
-    def finished_games(self, limit: int = 50) -> list[GameInfo]:
+    def finished_games(self, limit: int = 50, codes=None) -> list[GameInfo]:
+        """The latest finished games, newest first; `codes`: only those of these tables."""
         with self.reads.connect() as conn:
-            rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
+            if codes is None:
+                rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
+            else:
+                rows = conn.execute(FINISHED_GAMES.where(games_t.c.table_code.in_(list(codes))),
+                                    {"limit": limit}).mappings().all()
         return [_game_info(r) for r in rows]
+
+    def tables_held(self, host_tokens: dict[str, str], seat_tokens: dict[str, str]) -> set[str]:
+        """Which of these tables the tokens (code -> token) are the host's or a seat's token of."""
+        found = set()
+        with self.reads.connect() as conn:
+            for column, key, pairs in ((tables_t.c.host_token, tables_t.c.code, host_tokens),
+                                       (seats_t.c.token, seats_t.c.table_code, seat_tokens)):
+                if pairs:
+                    found.update(conn.execute(select(key).where(
+                        tuple_(key, column).in_(list(pairs.items())))).scalars())
+        return found
 
     def player_games(self, key: str) -> list[tuple[GameInfo, int]]:
         """Every finished game a player (by `name_key`) sat at, latest first, with their seat."""
