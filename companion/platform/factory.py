@@ -67,6 +67,7 @@ def create_app(config: dict | None = None) -> Flask:
         REDIS_URL=os.environ.get("REDIS_URL"),  # also carries live updates between processes
         TRUST_PROXY=_hops(os.environ.get("TRUST_PROXY")),
         # /history lists every table's games, not only this browser's (a home server's own history)
+        TABLES_PER_CLIENT=os.environ.get("TABLES_PER_CLIENT"),  # unset: limits.TABLES_PER_CLIENT
         HISTORY_LISTS_ALL=os.environ.get("HISTORY_LISTS_ALL", "0") not in ("", "0"),
     )
     if config:

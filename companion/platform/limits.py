@@ -34,6 +34,10 @@ PIN_TRIES_PER_CLIENT = "5 per minute;30 per hour"
 # per table, whoever tries: a PIN cannot be guessed by many clients sharing the work
 PIN_TRIES_PER_TABLE = "30 per hour"
 PIN_ENDPOINT = "pages.join_with_pin"
+# new tables per client (the setting TABLES_PER_CLIENT changes it): a host starts a few an evening,
+# a script flooding the server is stopped (each table it made also goes, unused, after a day: storage.py)
+TABLES_PER_CLIENT = "30 per minute;300 per hour"
+TABLE_ENDPOINTS = ("pages.create_table", "api.create_table")
 REFUSED_FOR = 60  # seconds a refusal asks to wait when the limit cannot say
 STORAGE_RETRY = 30  # seconds between tries of a rate limit storage that could not be reached
 UNSPENT_FOR = 1.0  # seconds a client's unspent allowance is taken as read (NotFoundAllowance)
@@ -42,6 +46,10 @@ REMEMBERED_CLIENTS = 10_000
 
 def _wrong_pin(response) -> bool:
     return response.status_code == 403
+
+
+def _table_made(response) -> bool:
+    return response.status_code in (201, 303)
 
 
 def _table_of_pin_form() -> str:
@@ -140,6 +148,11 @@ def install_limits(app: Flask) -> Limiter:
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)
     app.view_functions[PIN_ENDPOINT] = view
+    # one allowance for the start page and the API; only a table made counts (not a form with a mistake)
+    new_tables = limiter.shared_limit(app.config.get("TABLES_PER_CLIENT") or TABLES_PER_CLIENT, scope="new-tables",
+                                      deduct_when=_table_made)
+    for endpoint in TABLE_ENDPOINTS:
+        app.view_functions[endpoint] = new_tables(_own_copy(app.view_functions[endpoint]))
     allowance = NotFoundAllowance(app, limiter, NOT_FOUND_PER_CLIENT)
     app.before_request(allowance.refuse_when_spent)
     app.after_request(allowance.spend_on_not_found)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from sqlalchemy import insert, select, tuple_, update
+from sqlalchemy import delete, exists, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .engines import kept_connection, make_engine, normalize_url, reads_engine
@@ -21,7 +21,7 @@ from .prepared import Prepared
 from .schema import (
     APPEND, APPEND_COLUMNS, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
     FINISHED_GAMES, GAME, MARKERS, POLL_MARKER, TABLE_WITH_SEATS, VERSION, create_schema, documents_t,
-    games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
+    entries_t, games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
     retired_tokens_t, seats_t, tables_t,
 )
 
@@ -129,6 +129,14 @@ def _aware(stamp: datetime) -> datetime:
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
 
 
+# A table nobody wrote a single entry at for this long was never played (a mistake, a test, a script
+# flooding the server): it goes, so that tables made and left do not pile up without end. Looked for
+# at most once a minute per process, when a table is made, a batch at a time.
+UNUSED_TABLE_KEPT = timedelta(days=1)
+UNUSED_TABLES_LOOKED_FOR_EVERY = 60.0  # seconds
+UNUSED_TABLES_PER_PRUNE = 500
+
+
 class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
@@ -146,6 +154,7 @@ class Store:
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
+        self._prune_unused_at = 0.0
 
     def _changed(self, code: str) -> None:
         for listener in self.change_listeners:
@@ -179,10 +188,32 @@ class Store:
                         for i, name in enumerate(names)])
                     conn.execute(insert(games_t).values(
                         table_code=code, game_no=1, game=game, options=options, started_at=stamp))
-                return self.table(code)
+                break
             except IntegrityError:
                 continue  # code already taken: draw another
-        raise RuntimeError("could not find a free table code")
+        else:
+            raise RuntimeError("could not find a free table code")
+        if time.monotonic() >= self._prune_unused_at:
+            self._prune_unused_at = time.monotonic() + UNUSED_TABLES_LOOKED_FOR_EVERY
+            self.prune_unused_tables(UNUSED_TABLE_KEPT)
+        return self.table(code)
+
+    def prune_unused_tables(self, kept: timedelta, most: int = UNUSED_TABLES_PER_PRUNE) -> int:
+        """Delete up to `most` tables made more than `kept` ago at which no entry was ever written;
+        how many went. A table that gets its first entry meanwhile stays (each delete asks again)."""
+        never_played = ~exists().where(entries_t.c.table_code == tables_t.c.code)
+        try:
+            with self.engine.begin() as conn:
+                codes = conn.execute(select(tables_t.c.code).where(
+                    tables_t.c.created_at < now() - kept, never_played).limit(most)).scalars().all()
+                if not codes:
+                    return 0
+                unused = select(tables_t.c.code).where(tables_t.c.code.in_(codes), never_played)
+                for part in (handovers_t, retired_tokens_t, seats_t, games_t):
+                    conn.execute(delete(part).where(part.c.table_code.in_(unused)))
+                return conn.execute(delete(tables_t).where(tables_t.c.code.in_(codes), never_played)).rowcount
+        except (IntegrityError, OperationalError):
+            return 0  # a writer got there first: the next look takes them
 
     def table(self, code: str) -> TableInfo | None:
         rows = self._table.rows({"code": code})
