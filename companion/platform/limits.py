@@ -24,7 +24,7 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from .context import valid_code
+from .context import store, valid_code
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,11 @@ def _table_made(response) -> bool:
 
 
 def _table_of_pin_form() -> str:
-    return "pin:" + (valid_code(request.form.get("code", "")) or "?")
+    """The table's allowance of wrong PINs, for its PIN of the moment: a new one the host makes
+    (pages.renew_invitation) starts a new allowance."""
+    code = valid_code(request.form.get("code", ""))
+    table = store().table(code) if code else None
+    return f"pin:{code}:{table.invitation_mark}" if table else "pin:?"
 
 
 class NotFoundAllowance:

@@ -88,6 +88,15 @@ def toggle_pass_and_play(code):
     return redirect(url_for("pages.host", code=g.table.code), code=303)
 
 
+@pages.post("/t/<code>/host/new-pin")
+@host_required
+def renew_invitation(code):
+    """A new PIN and join link: when wrong PIN tries have used up the table's allowance (which is
+    the old PIN's: the new one starts afresh), or a link reached someone it should not have."""
+    store().renew_invitation(g.table.code)
+    return redirect(url_for("pages.host", code=g.table.code, renewed=1), code=303)
+
+
 @pages.get("/t/<code>/seats/<int:seat>/move")
 @host_required
 def confirm_move(code, seat):

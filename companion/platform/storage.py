@@ -70,6 +70,11 @@ class TableInfo:
         """The players' names, in seat order."""
         return [s.name for s in self.seats]
 
+    @property
+    def invitation_mark(self) -> str:
+        """Changes with the join link and PIN (a new one gets a new QR picture), and tells nothing of them."""
+        return fingerprint(self.join_secret)[:12]
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -285,6 +290,11 @@ class Store:
         with self.reads.connect() as conn:
             return conn.execute(select(retired_tokens_t.c.seat).where(
                 retired_tokens_t.c.token_hash == fingerprint(token), retired_tokens_t.c.table_code == code)).scalar()
+
+    def renew_invitation(self, code: str) -> None:
+        """A new join link and PIN for the table (the old ones no longer invite anyone)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(join_secret=new_token(), pin=new_pin()))
 
     def set_pass_and_play(self, code: str, on: bool) -> None:
         with self.engine.begin() as conn:
