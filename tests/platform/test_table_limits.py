@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import update
+
+from companion import create_app
 
 from companion.platform.limits import TABLES_PER_CLIENT
 from companion.platform.schema import tables_t
@@ -20,7 +23,16 @@ def _start(client, **form):
     return client.post("/tables", data={"game": "dicez", "csrf_token": csrf, **form})
 
 
-def test_a_client_may_start_only_so_many_tables_a_minute(app, store):
+@pytest.fixture
+def limited_app(db_url):
+    """The app as a server runs it: the start limit it would have (the shared test app's is lifted)."""
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    yield app
+    app.extensions["store"].dispose()
+
+
+def test_a_client_may_start_only_so_many_tables_a_minute(limited_app):
+    app = limited_app
     host = app.test_client()
     host.environ_base["REMOTE_ADDR"] = "10.4.4.4"
     # a form sent back with a mistake costs nothing
