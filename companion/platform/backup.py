@@ -130,6 +130,8 @@ def read_backup(source: IO[str] | str) -> dict:
         raise BackupError(f"There is no file {source}.") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BackupError(f"That is not a backup file (not readable JSON: {exc}).") from None
+    except RecursionError:
+        raise BackupError("That is not a backup file (its JSON is nested deeper than any backup's).") from None
     _check_shape(data)
     return data
 

@@ -181,7 +181,7 @@ def _entries(where: str, rows: list[dict]) -> list[Entry]:
         try:
             payload = json.loads(r["payload"])
             check_key(r["key"])
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             payload = None
         except TableError as exc:
             _refuse(where, f"entry {r['seq']}: {exc.reason}")

@@ -143,6 +143,7 @@ def test_an_import_skips_identical_rows_and_refuses_different_ones_writing_nothi
      "columns this version does not know: colour"),
     ('{"format": "companion-backup", "version": 1, "tables": {"seats": {"columns": ["seat"], "rows": [[1, 2]]}}}',
      "damaged row"),
+    ("[" * 100_000 + "]" * 100_000, "nested deeper than any backup"),
 ])
 def test_a_file_that_is_not_a_backup_is_refused_with_a_clear_message(store, tmp_path, content, said):
     path = tmp_path / "file.json"
@@ -190,6 +191,11 @@ def an_entry_after_the_end(data):
 def a_gap_in_the_log(data):
     code, mine, columns = finished_table_rows(data)
     max(mine, key=lambda r: r[columns.index("seq")])[columns.index("seq")] += 1
+
+
+def a_payload_nested_past_reading(data):
+    code, mine, columns = finished_table_rows(data)
+    mine[0][columns.index("payload")] = "[" * 100_000 + "]" * 100_000
 
 
 def a_nul_in_a_name(data):
@@ -276,6 +282,7 @@ def every_game_backup(tmp_path_factory) -> dict:
 @pytest.mark.parametrize("spoil, said", [
     (an_entry_after_the_end, r"Table \w+, game 1: entry \d+ is one the rules refuse: The game is over"),
     (a_gap_in_the_log, r"Table \w+, game 1: entry \d+ follows entry \d+: the numbers have a gap"),
+    (a_payload_nested_past_reading, r"Table \w+, game 1: entry 1 is not a JSON object"),
     (a_nul_in_a_name, r"seats row 1: name holds a NUL character"),
     (a_direction_override_in_a_name, r"seat 1's name is not one the start page takes. A player name can only "
                                      r"hold printable characters"),
