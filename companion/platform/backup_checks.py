@@ -25,7 +25,6 @@ from .schema import CODE_ALPHABET, CODE_LENGTH, metadata, player_rows
 from .storage import Entry, GameInfo, Seat, TableInfo
 
 BIGGEST_WHOLE_NUMBER = 2 ** 31 - 1  # what an INTEGER column holds in PostgreSQL
-CLOCK_SLACK = timedelta(minutes=5)  # how far ahead of this machine's clock a backup's times may be
 
 
 class BackupError(Exception):
@@ -247,16 +246,21 @@ def _check_belongs(file: BackupRows) -> None:
 
 
 def _check_handovers(file: BackupRows) -> None:
-    """A hand-over link as the host screen makes one: for a few minutes, from a time already past."""
-    latest = datetime.now(timezone.utc) + CLOCK_SLACK
+    """A hand-over link as the host screen makes one (for a few minutes), and none still open: a link
+    in a file could have been put there by whoever wants the seat, so no import brings one that works."""
+    now = datetime.now(timezone.utc)
     for row in file.rows["handovers"]:
         made, ends = _stamp(row["created_at"]), _stamp(row["expires_at"])
         used = _stamp(row["used_at"]) if row["used_at"] else None
-        if not timedelta(0) < ends - made <= timedelta(minutes=HANDOVER_MINUTES) or made > latest:
-            _refuse(f"Table {row['table_code']}", f"a hand-over link lives from {made:%Y-%m-%d %H:%M} to "
-                    f"{ends:%Y-%m-%d %H:%M}; the host screen makes them for {HANDOVER_MINUTES} minutes.")
+        where = f"Table {row['table_code']}"
+        if not timedelta(0) < ends - made <= timedelta(minutes=HANDOVER_MINUTES):
+            _refuse(where, f"a hand-over link lives from {made:%Y-%m-%d %H:%M} to {ends:%Y-%m-%d %H:%M}; "
+                           f"the host screen makes them for {HANDOVER_MINUTES} minutes.")
         if used is not None and not made <= used <= ends:
-            _refuse(f"Table {row['table_code']}", "a hand-over link was used outside the minutes it lived.")
+            _refuse(where, "a hand-over link was used outside the minutes it lived.")
+        if used is None and ends > now:
+            _refuse(where, f"a hand-over link in it still works until {ends:%H:%M} UTC; an import brings none "
+                           "that does. Export again after that time.")
 
 
 def _check_player_index(file: BackupRows) -> None:

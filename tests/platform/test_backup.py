@@ -7,7 +7,7 @@ import os
 import random
 import subprocess
 import sys
-from datetime import timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -221,6 +221,11 @@ def a_planted_hand_over(data):
     a_hand_over(data, 0, "2026-01-01T00:00:00+00:00", "2027-12-31T00:00:00+00:00")
 
 
+def a_hand_over_still_open(data):
+    made = datetime.now(timezone.utc) - timedelta(minutes=1)
+    a_hand_over(data, 0, made.isoformat(), (made + timedelta(minutes=10)).isoformat())
+
+
 def a_hand_over_to_a_seat_the_table_lacks(data):
     a_hand_over(data, 9, "2026-01-01T00:00:00+00:00", "2026-01-01T00:05:00+00:00")
 
@@ -288,6 +293,7 @@ def every_game_backup(tmp_path_factory) -> dict:
                                      r"hold printable characters"),
     (a_planted_hand_over, r"a hand-over link lives from 2026-01-01 00:00 to 2027-12-31 00:00; the host screen "
                           r"makes them for 10 minutes"),
+    (a_hand_over_still_open, r"a hand-over link in it still works until \d\d:\d\d UTC; an import brings none"),
     (a_hand_over_to_a_seat_the_table_lacks, r"a row of handovers names a seat the table does not have"),
     (a_forged_result, r"the result it records is not what its entries add up to"),
     (a_player_index_row_without_a_game, r"player_games: its row for table \w+, game 1 does not match"),
