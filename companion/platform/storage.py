@@ -214,7 +214,7 @@ class Store:
                 if not codes:
                     return 0
                 unused = select(tables_t.c.code).where(tables_t.c.code.in_(codes), never_played)
-                for part in (handovers_t, retired_tokens_t, seats_t, games_t):
+                for part in (handovers_t, retired_tokens_t, player_games_t, seats_t, games_t):
                     conn.execute(delete(part).where(part.c.table_code.in_(unused)))
                 return conn.execute(delete(tables_t).where(tables_t.c.code.in_(codes), never_played)).rowcount
         except (IntegrityError, OperationalError):
