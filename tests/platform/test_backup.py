@@ -265,6 +265,11 @@ def a_pin_of_letters(data):
     rows[0][columns.index("pin")] = "ABCDEF"
 
 
+def an_option_the_game_does_not_have(data):
+    rows, columns = part_rows(data, "tables")
+    rows[0][columns.index("options")]["colour"] = "blue"
+
+
 def a_seat_number_as_text(data):
     rows, columns = part_rows(data, "seats")
     rows[0][columns.index("seat")] = "0"
@@ -301,6 +306,7 @@ def every_game_backup(tmp_path_factory) -> dict:
     (an_edition_named_like_a_folder, r"cannot hold \"/\""),
     (an_edition_the_editor_refuses, r"document 'saved by dice_and_slice': Edition problem"),
     (a_pin_of_letters, r"its PIN is not six digits"),
+    (an_option_the_game_does_not_have, r"its options are refused: .*colour"),
     (a_seat_number_as_text, r"seats row 1: seat is not a whole number"),
 ])
 def test_an_import_refuses_a_file_the_routes_would_never_have_written_and_writes_nothing(
