@@ -147,7 +147,7 @@ def _check_table_row(row: dict) -> None:
         game.normalize_options(row["options"])
     except RuleError as exc:
         _refuse(where, f"its options are refused: {exc.reason}")
-    if not row["host_token"] or not row["join_secret"]:
+    if not row["host_token"] or row["join_secret"] == "":  # None: a backup older than join links
         _refuse(where, "it has no host or join secret.")
     if row["pin"] is not None and not (len(row["pin"]) == 6 and row["pin"].isascii() and row["pin"].isdigit()):
         _refuse(where, "its PIN is not six digits.")

@@ -17,7 +17,7 @@ from companion.platform.auth import seat_for_token
 from companion.platform.contract import Viewer
 from companion.platform.play import load_replay, new_table, record
 from companion.platform.registry import GAMES
-from companion.platform.schema import metadata
+from companion.platform.schema import ADDED_COLUMNS, metadata
 from companion.platform.storage import Store, fingerprint
 from tests.browser_fixtures import ROOT
 from tests.contract.playout import playout
@@ -273,6 +273,20 @@ def an_option_the_game_does_not_have(data):
 def a_seat_number_as_text(data):
     rows, columns = part_rows(data, "seats")
     rows[0][columns.index("seat")] = "0"
+
+
+def test_a_backup_made_before_columns_were_added_still_imports_and_passes_the_checks(store, every_game_backup):
+    data = json.loads(json.dumps(every_game_backup))
+    for table, column in ADDED_COLUMNS:
+        part = data["tables"][table]
+        at = part["columns"].index(column)
+        part["columns"].pop(at)
+        for row in part["rows"]:
+            row.pop(at)
+    done = backup.load(store.engine, data)
+    assert done["entries"][0] == len(data["tables"]["entries"]["rows"]) > 0
+    code = data["tables"]["tables"]["rows"][0][0]
+    assert load_replay(store, store.table(code), 1).finished
 
 
 @pytest.fixture(scope="module")
