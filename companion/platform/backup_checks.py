@@ -6,8 +6,10 @@ each table is complete (its seats numbered from the first, its games from 1 to t
 game's entries from 1 with no gap); every game's log is replayed through the rules exactly as
 `play.record` checks an entry, and what it records (finished or not, the result, the players index)
 must be what that replay gives; names pass the checks a new table's names pass; hand-over links and
-moved seats point at seats the table has, and a hand-over link lives no longer than the host screen
-makes one live. The first problem found refuses the whole file, named for the person importing.
+moved seats point at seats the table has, a hand-over link lives no longer than the host screen makes
+one live, and none still works (whoever edited the file may have planted it); documents pass the
+checks of the game's own pages. The first problem found refuses the whole file, named for the person
+importing.
 """
 from __future__ import annotations
 

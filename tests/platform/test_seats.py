@@ -149,7 +149,8 @@ def test_the_host_reopens_a_table_whose_pin_allowance_is_spent_with_a_new_pin_an
     code = start_table_page(client, player0="Ann", player1="Ben")
     old = store.table(code)
     address = _spend_the_tables_pin_allowance(app, code)
-    assert _pin_from(client, "10.9.9.9", code, old.pin).status_code == 429
+    refused = _pin_from(client, "10.9.9.9", code, old.pin)
+    assert refused.status_code == 429 and "ask the host for a new PIN" in refused.get_data(as_text=True)
     # a player may not do it
     player = app.test_client()
     join_seat(player, code, 1)
