@@ -63,12 +63,14 @@ def parse(argv=None) -> argparse.Namespace:
                                      help="instead of serving: back up or restore the database")
     out = commands.add_parser("export-all", help="write every table and game to FILE (JSON)")
     out.add_argument("file", metavar="FILE", help="where to write the backup ('-': standard output)")
+    out.add_argument("--without-secrets", action="store_true",
+                     help="a file safe to share: no seat or host tokens, join links or PINs (seats must be joined again)")
     into = commands.add_parser("import-all", help="add every table and game in FILE to the database")
     into.add_argument("file", metavar="FILE", help="a backup made by export-all ('-': standard input)")
     return parser.parse_args(argv)
 
 
-def backup(command: str, path: str) -> int:
+def backup(command: str, path: str, without_secrets: bool = False) -> int:
     """Run export-all or import-all; report to stderr (stdout may be the backup itself)."""
     from sqlalchemy.exc import OperationalError
 
@@ -78,7 +80,7 @@ def backup(command: str, path: str) -> int:
     try:
         store = create_app().extensions["store"]
         if command == "export-all":
-            counts = bk.export_all(store.engine, path)
+            counts = bk.export_all(store.engine, path, without_secrets)
             said = ", ".join(f"{name} {n}" for name, n in counts.items())
             print(f"Exported to {path}: {said}.", file=sys.stderr)
         else:
@@ -99,7 +101,7 @@ def backup(command: str, path: str) -> int:
 def main(argv=None) -> None:
     args = parse(argv)
     if args.command:
-        sys.exit(backup(args.command, args.file))
+        sys.exit(backup(args.command, args.file, getattr(args, "without_secrets", False)))
 
     from sqlalchemy.exc import OperationalError
 

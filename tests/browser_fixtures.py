@@ -92,7 +92,8 @@ def servers(tmp_path_factory):
     tests leave behind (tables, rate limit counts kept in each process) never reaches another."""
     tmp = tmp_path_factory.mktemp("servers")
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'companion.sqlite'}",
-           "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT)}
+           "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT),
+           "TABLES_PER_CLIENT": "10000 per minute"}  # a module's tests start many tables from one address
     ports = free_ports(2)
     procs = start_servers([(port, env, tmp / f"server-{port}.log") for port in ports])
     yield [f"http://127.0.0.1:{port}" for port in ports]

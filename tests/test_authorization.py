@@ -79,6 +79,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     # the host
     ("pages.host", "GET"): {"host"},
     ("pages.toggle_pass_and_play", "POST"): {"host"},
+    ("pages.renew_invitation", "POST"): {"host"},
     ("pages.confirm_move", "GET"): {"host"},
     ("pages.handover", "POST"): {"host"},
     ("pages.rematch", "POST"): {"host"},

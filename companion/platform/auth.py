@@ -75,6 +75,19 @@ def this_device(table: TableInfo, seat: int | None, host: bool) -> str | None:
     return fingerprint(table.host_token) if host else None
 
 
+MOST_TABLES_REMEMBERED = 200  # more table cookies than a browser keeps for one site
+
+
+def tables_of_this_browser() -> tuple[dict[str, str], dict[str, str]]:
+    """(host tokens, seat tokens) by table code, as this browser's cookies hold them."""
+    found: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for name, value in list(request.cookies.items())[:MOST_TABLES_REMEMBERED * 2]:
+        kind, _, code = name.partition("_")
+        if kind in ("host", "seat") and value and len(value) <= 64:
+            found[kind == "seat"][code] = value
+    return found
+
+
 def csrf_token() -> str:
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(16)  # 128 bits

@@ -21,15 +21,12 @@ from sqlalchemy import JSON, Table, func, null, select, text, tuple_
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .schema import metadata
+from .backup_checks import BackupError, check_backup
+from .schema import metadata, new_pin, new_token
 
 FORMAT = "companion-backup"
 VERSION = 1
 CHUNK = 500
-
-
-class BackupError(Exception):
-    """A backup that cannot be read or imported; the message says why, for the person running it."""
 
 
 # ---- values ------------------------------------------------------------------------------------
@@ -68,26 +65,45 @@ def _snapshot(conn: Connection) -> None:
         conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"))
 
 
-def dump(engine: Engine) -> dict:
-    """The whole database as a JSON-ready dict."""
+# What lets a device act at a table: a backup to share holds fresh random values nobody knows instead
+# (every seat free, so the players join again; the host's screen is nobody's), and no hand-over links
+# or moved seats' marks.
+SECRET_VALUES = {("tables", "host_token"): new_token, ("tables", "join_secret"): new_token,
+                 ("tables", "pin"): new_pin, ("seats", "token"): new_token, ("seats", "claimed"): lambda: False}
+SECRET_TABLES = ("handovers", "retired_tokens")
+
+
+def _without_secrets(name: str, columns: list[str], rows: list[list]) -> list[list]:
+    if name in SECRET_TABLES:
+        return []
+    fresh = {i: SECRET_VALUES[(name, c)] for i, c in enumerate(columns) if (name, c) in SECRET_VALUES}
+    return [[fresh[i]() if i in fresh else v for i, v in enumerate(row)] for row in rows] if fresh else rows
+
+
+def dump(engine: Engine, without_secrets: bool = False) -> dict:
+    """The whole database as a JSON-ready dict; `without_secrets`: safe to share (SECRET_VALUES)."""
     out = {"format": FORMAT, "version": VERSION, "exported_at": datetime.now(timezone.utc).isoformat(),
            "tables": {}}
+    if without_secrets:
+        out["without_secrets"] = True
     with engine.connect() as conn:
         _snapshot(conn)
         for table in metadata.sorted_tables:
             columns = list(table.columns)
             rows = conn.execute(select(table).order_by(*table.primary_key.columns)).all()
+            names = [c.name for c in columns]
+            encoded = [[_out(c, v) for c, v in zip(columns, row)] for row in rows]
             out["tables"][table.name] = {
-                "columns": [c.name for c in columns],
-                "rows": [[_out(c, v) for c, v in zip(columns, row)] for row in rows],
+                "columns": names,
+                "rows": _without_secrets(table.name, names, encoded) if without_secrets else encoded,
             }
         conn.rollback()
     return out
 
 
-def export_all(engine: Engine, path: str) -> dict[str, int]:
+def export_all(engine: Engine, path: str, without_secrets: bool = False) -> dict[str, int]:
     """Write the backup to `path` ('-': standard output), whole or not at all; rows per table."""
-    data = dump(engine)
+    data = dump(engine, without_secrets)
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     if path == "-":
         print(body)
@@ -114,6 +130,8 @@ def read_backup(source: IO[str] | str) -> dict:
         raise BackupError(f"There is no file {source}.") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BackupError(f"That is not a backup file (not readable JSON: {exc}).") from None
+    except RecursionError:
+        raise BackupError("That is not a backup file (its JSON is nested deeper than any backup's).") from None
     _check_shape(data)
     return data
 
@@ -209,6 +227,7 @@ def _catch_up_sequences(conn: Connection) -> None:
 def load(engine: Engine, data: dict) -> dict[str, tuple[int, int]]:
     """Import a backup read by `read_backup`; per table (rows added, identical rows skipped)."""
     _check_shape(data)
+    check_backup(data["tables"])  # every row as the routes would have written it (backup_checks.py)
     done = {}
     try:
         with engine.begin() as conn:

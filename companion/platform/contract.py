@@ -153,6 +153,11 @@ class Game(ABC):
             return exc.reason
         return None
 
+    def document_refusal(self, collection: str, name: str, data) -> str | None:
+        """Why a document of one of `collections` could not have been saved as it is (None: it could),
+        as the game's own pages check one (an import of a backup asks)."""
+        return None
+
     def undo_refusal(self, seat: int, entry: dict, before: State, now: State) -> str | None:
         """Why this logged entry may no longer be undone (None: it may), beyond "later entries
         depend on it", which the platform finds by replaying without it."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from htmx_flask import Htmx
+from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from . import auth, faults, hardening
@@ -66,6 +67,9 @@ def create_app(config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("REDIS_URL") or "memory://",
         REDIS_URL=os.environ.get("REDIS_URL"),  # also carries live updates between processes
         TRUST_PROXY=_hops(os.environ.get("TRUST_PROXY")),
+        TABLES_PER_CLIENT=os.environ.get("TABLES_PER_CLIENT"),  # unset: limits.TABLES_PER_CLIENT
+        # /history lists every table's games, not only this browser's (a home server's own history)
+        HISTORY_LISTS_ALL=os.environ.get("HISTORY_LISTS_ALL", "0") not in ("", "0"),
     )
     if config:
         app.config.update(config)
@@ -97,6 +101,8 @@ FRIENDLY = {
 
 def http_error(exc: HTTPException):
     own = exc.description if exc.description != type(exc).description and exc.code != 429 else None
+    if isinstance(exc, RateLimitExceeded) and exc.limit.error_message:  # a limit that words its own refusal
+        own = exc.description
     message = own or FRIENDLY.get(exc.code) or exc.name
     if request.path.startswith("/api/"):
         return jsonify(error=message), exc.code

@@ -24,7 +24,7 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
-from .context import valid_code
+from .context import store, valid_code
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,13 @@ PIN_TRIES_PER_CLIENT = "5 per minute;30 per hour"
 # per table, whoever tries: a PIN cannot be guessed by many clients sharing the work
 PIN_TRIES_PER_TABLE = "30 per hour"
 PIN_ENDPOINT = "pages.join_with_pin"
+PIN_TABLE_SPENT = ("Too many wrong PINs were tried at this table. Scan the QR code on the host's screen, or ask "
+                   "the host for a new PIN.")
+# new tables per client (the setting TABLES_PER_CLIENT changes it): a host starts a few an evening,
+# a script flooding the server is stopped (each table it made also goes, unused, after a day: storage.py)
+TABLES_PER_CLIENT = "30 per minute;300 per hour"
+TABLE_ENDPOINTS = ("pages.create_table", "api.create_table")
+TABLES_SPENT = "This device has started a lot of tables just now. Wait a minute, then try again."
 REFUSED_FOR = 60  # seconds a refusal asks to wait when the limit cannot say
 STORAGE_RETRY = 30  # seconds between tries of a rate limit storage that could not be reached
 UNSPENT_FOR = 1.0  # seconds a client's unspent allowance is taken as read (NotFoundAllowance)
@@ -44,8 +51,16 @@ def _wrong_pin(response) -> bool:
     return response.status_code == 403
 
 
+def _table_made(response) -> bool:
+    return response.status_code in (201, 303)
+
+
 def _table_of_pin_form() -> str:
-    return "pin:" + (valid_code(request.form.get("code", "")) or "?")
+    """The table's allowance of wrong PINs, for its PIN of the moment: a new one the host makes
+    (pages.renew_invitation) starts a new allowance."""
+    code = valid_code(request.form.get("code", ""))
+    table = store().table(code) if code else None
+    return f"pin:{code}:{table.invitation_mark}" if table else "pin:?"
 
 
 class NotFoundAllowance:
@@ -138,8 +153,14 @@ def install_limits(app: Flask) -> Limiter:
         hooks.remove(limiter._check_request_limit)
     view = _own_copy(app.view_functions[PIN_ENDPOINT])
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
-    view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin)(view)
+    view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin,
+                         error_message=PIN_TABLE_SPENT)(view)
     app.view_functions[PIN_ENDPOINT] = view
+    # one allowance for the start page and the API; only a table made counts (not a form with a mistake)
+    new_tables = limiter.shared_limit(app.config.get("TABLES_PER_CLIENT") or TABLES_PER_CLIENT, scope="new-tables",
+                                      deduct_when=_table_made, error_message=TABLES_SPENT)
+    for endpoint in TABLE_ENDPOINTS:
+        app.view_functions[endpoint] = new_tables(_own_copy(app.view_functions[endpoint]))
     allowance = NotFoundAllowance(app, limiter, NOT_FOUND_PER_CLIENT)
     app.before_request(allowance.refuse_when_spent)
     app.after_request(allowance.spend_on_not_found)

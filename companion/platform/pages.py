@@ -88,6 +88,15 @@ def toggle_pass_and_play(code):
     return redirect(url_for("pages.host", code=g.table.code), code=303)
 
 
+@pages.post("/t/<code>/host/new-pin")
+@host_required
+def renew_invitation(code):
+    """A new PIN and join link: when wrong PIN tries have used up the table's allowance (which is
+    the old PIN's: the new one starts afresh), or a link reached someone it should not have."""
+    store().renew_invitation(g.table.code)
+    return redirect(url_for("pages.host", code=g.table.code, renewed=1), code=303)
+
+
 @pages.get("/t/<code>/seats/<int:seat>/move")
 @host_required
 def confirm_move(code, seat):
@@ -156,10 +165,16 @@ def rematch(code):
     if not g.replay.finished:
         abort(409, "Finish this game before starting a rematch.")
     store().start_next_game(g.table.code, g.table.current_game)
-    back = request.form.get("next") or ""
-    if not back.startswith("/") or back.startswith("//"):  # only back into this app
-        back = url_for("pages.host", code=g.table.code)
-    return redirect(back, code=303)
+    return redirect(path_on_this_site(request.form.get("next")) or url_for("pages.host", code=g.table.code), code=303)
+
+
+def path_on_this_site(path) -> str | None:
+    """`path` if it can only lead to a page of this site, else None. A browser drops tabs and line
+    breaks from an address and reads a backslash as a slash, so "/<tab>/evil.example" and
+    "/\\evil.example" would lead to another site: nothing but printable ASCII, no backslash."""
+    if not isinstance(path, str) or not (path.isascii() and path.isprintable()) or "\\" in path or " " in path:
+        return None
+    return path if path.startswith("/") and not path.startswith("//") else None
 
 
 # ---- joining ---------------------------------------------------------------
@@ -370,9 +385,10 @@ def _table_vars() -> dict:
 
 @pages.get("/t/<code>/view")
 def table_view(code):
-    # the join code is shown while someone may still need it: a free seat at a table of phones
+    # the join code is shown while someone may still need it (a free seat at a table of phones), and only
+    # on the host's own device: a player's phone or a TV opened from the link never passes the table on
     table = g.table
-    joining = g.invited and not table.pass_and_play and any(not s.claimed for s in table.seats)
+    joining = g.host and not table.pass_and_play and any(not s.claimed for s in table.seats)
     return render_template("table/view.html", join_url=invite_url(table) if joining else None, **_table_vars())
 
 
@@ -430,8 +446,13 @@ def poll(code):
 # ---- history and export -----------------------------------------------------
 @pages.get("/history")
 def history():
-    return render_template("history.html", games=store().finished_games(), table=None,
-                           title_of=_played_title, bgstats=bgstats_link)
+    """The latest finished games: of the tables this browser hosted or sat at, or every table's where
+    the server was started to list them all (HISTORY_LISTS_ALL, for a home server)."""
+    codes = None
+    if not current_app.config.get("HISTORY_LISTS_ALL"):
+        codes = store().tables_held(*auth.tables_of_this_browser())
+    return render_template("history.html", games=store().finished_games(codes=codes), table=None,
+                           mine_only=codes is not None, title_of=_played_title, bgstats=bgstats_link)
 
 
 @pages.get("/t/<code>/history")

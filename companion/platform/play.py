@@ -16,6 +16,7 @@ from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
 UNDO = "undo"
 MAX_KEY_LENGTH = 100
+MAX_NAME_LENGTH = 40
 
 
 class TableError(Exception):
@@ -369,18 +370,55 @@ def last_entry(rep: Replay, viewer: Viewer, names: list[str]) -> str | None:
     return last_entry_text(rep.game, steps_latest_first(rep), rep.state, viewer, names)
 
 
+def name_refusal(name: str, what: str, most: int) -> str | None:
+    """Why `name` (spacing already tidied) cannot be a name people read on every screen, or None.
+    Printable rules out control characters, right-to-left overrides and broken characters alike."""
+    if not name:
+        return "Every player needs a name." if what == "A player name" else f"{what} cannot be empty."
+    if not name.isprintable():
+        return f"{what} can only hold printable characters."
+    if len(name) > most:
+        return f"{what} can be at most {most} characters long."
+    return None
+
+
+def checked_log(table: TableInfo, info: GameInfo, entries) -> Replay:
+    """A game's whole log replayed as `record` would have taken it, one entry at a time (an import
+    trusts no log it did not write): TableError naming the first entry the rules or the log's order
+    would have refused."""
+    game = get_game(info.game)
+    try:
+        start = game.new_state(len(table.seats), info.options)
+    except RuleError as exc:
+        raise TableError(422, f"its options do not fit its players: {exc.reason}") from None
+    rep = Replay(game, info, 0, (), (), (), start)
+    for e in entries:
+        if e.seq != rep.version + 1:
+            raise TableError(422, f"entry {e.seq} follows entry {rep.version}: the numbers have a gap.")
+        if not isinstance(e.seat, int) or not 0 <= e.seat < len(table.seats):
+            raise TableError(422, f"entry {e.seq} is by a seat the table does not have.")
+        try:
+            payload, state, effective, before = _plan(rep, table, e.seat, e.as_entry())
+        except RuleError as exc:
+            raise TableError(422, f"entry {e.seq} is one the rules refuse: {exc.named(table.names).reason}") from None
+        if payload != e.payload:
+            raise TableError(422, f"entry {e.seq} does not say what it does as the rules would log it.")
+        rep = Replay(game, info, e.seq, rep.entries + (e,),
+                     tuple(effective) if effective is not None else rep.effective + (e,),
+                     tuple(before) if before is not None else rep.before + (rep.state,), state)
+    return rep
+
+
 def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False,
               seats_taken: bool = False) -> TableInfo:
     game = get_game(game_id)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise TableError(400, '"players" must be a list of names.')
     names = [" ".join(n.split()) for n in names]
-    if any(not n for n in names):
-        raise TableError(400, "Every player needs a name.")
-    if any(not n.isprintable() for n in names):
-        raise TableError(400, "A player name can only hold printable characters.")
-    if any(len(n) > 40 for n in names):
-        raise TableError(400, "A player name can be at most 40 characters long.")
+    for name in names:
+        refusal = name_refusal(name, "A player name", MAX_NAME_LENGTH)
+        if refusal:
+            raise TableError(400, refusal)
     if not game.min_players <= len(names) <= game.max_players:
         raise TableError(400, f"{game.title} is for {game.min_players} to {game.max_players} players; got {len(names)}.")
     if options is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, exists, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .engines import kept_connection, make_engine, normalize_url, reads_engine
@@ -21,7 +21,7 @@ from .prepared import Prepared
 from .schema import (
     APPEND, APPEND_COLUMNS, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
     FINISHED_GAMES, GAME, MARKERS, POLL_MARKER, TABLE_WITH_SEATS, VERSION, create_schema, documents_t,
-    games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
+    entries_t, games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
     retired_tokens_t, seats_t, tables_t,
 )
 
@@ -69,6 +69,11 @@ class TableInfo:
     def names(self) -> list[str]:
         """The players' names, in seat order."""
         return [s.name for s in self.seats]
+
+    @property
+    def invitation_mark(self) -> str:
+        """Changes with the join link and PIN (a new one gets a new QR picture), and tells nothing of them."""
+        return fingerprint(self.join_secret)[:12]
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,14 @@ def fingerprint(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
+# A table nobody wrote a single entry at for this long was never played (a mistake, a test, a script
+# flooding the server): it goes, so that tables made and left do not pile up without end. Looked for
+# at most once a minute per process, when a table is made, a batch at a time.
+UNUSED_TABLE_KEPT = timedelta(days=1)
+UNUSED_TABLES_LOOKED_FOR_EVERY = 60.0  # seconds
+UNUSED_TABLES_PER_PRUNE = 500
+
+
 class Store:
     def __init__(self, url: str):
         self.url = normalize_url(url)
@@ -141,6 +154,7 @@ class Store:
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
+        self._prune_unused_at = 0.0
 
     def _changed(self, code: str) -> None:
         for listener in self.change_listeners:
@@ -174,10 +188,32 @@ class Store:
                         for i, name in enumerate(names)])
                     conn.execute(insert(games_t).values(
                         table_code=code, game_no=1, game=game, options=options, started_at=stamp))
-                return self.table(code)
+                break
             except IntegrityError:
                 continue  # code already taken: draw another
-        raise RuntimeError("could not find a free table code")
+        else:
+            raise RuntimeError("could not find a free table code")
+        if time.monotonic() >= self._prune_unused_at:
+            self._prune_unused_at = time.monotonic() + UNUSED_TABLES_LOOKED_FOR_EVERY
+            self.prune_unused_tables(UNUSED_TABLE_KEPT)
+        return self.table(code)
+
+    def prune_unused_tables(self, kept: timedelta, most: int = UNUSED_TABLES_PER_PRUNE) -> int:
+        """Delete up to `most` tables made more than `kept` ago at which no entry was ever written;
+        how many went. A table that gets its first entry meanwhile stays (each delete asks again)."""
+        never_played = ~exists().where(entries_t.c.table_code == tables_t.c.code)
+        try:
+            with self.engine.begin() as conn:
+                codes = conn.execute(select(tables_t.c.code).where(
+                    tables_t.c.created_at < now() - kept, never_played).limit(most)).scalars().all()
+                if not codes:
+                    return 0
+                unused = select(tables_t.c.code).where(tables_t.c.code.in_(codes), never_played)
+                for part in (handovers_t, retired_tokens_t, player_games_t, seats_t, games_t):
+                    conn.execute(delete(part).where(part.c.table_code.in_(unused)))
+                return conn.execute(delete(tables_t).where(tables_t.c.code.in_(codes), never_played)).rowcount
+        except (IntegrityError, OperationalError):
+            return 0  # a writer got there first: the next look takes them
 
     def table(self, code: str) -> TableInfo | None:
         rows = self._table.rows({"code": code})
@@ -250,6 +286,11 @@ class Store:
             return conn.execute(select(retired_tokens_t.c.seat).where(
                 retired_tokens_t.c.token_hash == fingerprint(token), retired_tokens_t.c.table_code == code)).scalar()
 
+    def renew_invitation(self, code: str) -> None:
+        """A new join link and PIN for the table (the old ones no longer invite anyone)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.code == code).values(join_secret=new_token(), pin=new_pin()))
+
     def set_pass_and_play(self, code: str, on: bool) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.code == code).values(pass_and_play=on))
@@ -266,10 +307,26 @@ class Store:
                                 .order_by(games_t.c.game_no)).mappings().all()
         return [_game_info(r) for r in rows]
 
-    def finished_games(self, limit: int = 50) -> list[GameInfo]:
+    def finished_games(self, limit: int = 50, codes=None) -> list[GameInfo]:
+        """The latest finished games, newest first; `codes`: only those of these tables."""
         with self.reads.connect() as conn:
-            rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
+            if codes is None:
+                rows = conn.execute(FINISHED_GAMES, {"limit": limit}).mappings().all()
+            else:
+                rows = conn.execute(FINISHED_GAMES.where(games_t.c.table_code.in_(list(codes))),
+                                    {"limit": limit}).mappings().all()
         return [_game_info(r) for r in rows]
+
+    def tables_held(self, host_tokens: dict[str, str], seat_tokens: dict[str, str]) -> set[str]:
+        """Which of these tables the tokens (code -> token) are the host's or a seat's token of."""
+        found = set()
+        with self.reads.connect() as conn:
+            for column, key, pairs in ((tables_t.c.host_token, tables_t.c.code, host_tokens),
+                                       (seats_t.c.token, seats_t.c.table_code, seat_tokens)):
+                if pairs:
+                    found.update(conn.execute(select(key).where(
+                        tuple_(key, column).in_(list(pairs.items())))).scalars())
+        return found
 
     def player_games(self, key: str) -> list[tuple[GameInfo, int]]:
         """Every finished game a player (by `name_key`) sat at, latest first, with their seat."""

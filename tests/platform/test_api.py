@@ -63,6 +63,7 @@ def test_whole_game_finishes_with_winner_bonus_and_history(client):
     assert state["players"][0]["total"] == 329
     assert state["players"][1]["total"] == BEN_TOTAL
     assert state["winners"] == [0]
+    client.set_cookie(f"host_{table['code']}", table["host_token"])  # /history lists this browser's tables
     page = client.get("/history").get_data(as_text=True)
     assert table["code"] in page and "329" in page
     # nothing more can be written once the game is over

@@ -40,7 +40,8 @@ def test_the_export_says_when_a_finished_game_ended(client, game_id):
 
 def test_history_names_every_game_by_its_title(client):
     for game_id in GAMES:
-        _finished_table(client, game_id)
+        table = _finished_table(client, game_id)
+        client.set_cookie(f"host_{table['code']}", table["host_token"])  # /history lists this browser's tables
     page = client.get("/history").get_data(as_text=True)
     shown = re.findall(r"<strong>([^<]+)</strong> · table", page)
     assert sorted(shown) == sorted(game.title for game in GAMES.values())

@@ -61,6 +61,7 @@ def test_history_lists_the_latest_finished_games_newest_first(client, store):
         table = store.create_table("dicez", {}, ["Ann", "Ben"], False)
         _finish(store, table.code, minutes)
         finished.append((minutes, table.code))
+        client.set_cookie(f"host_{table.code}", table.host_token)  # this browser hosted them all
     unfinished = store.create_table("dicez", {}, ["Cat", "Dan"], False)
 
     newest_first = [code for _, code in sorted(finished, reverse=True)]
@@ -81,3 +82,50 @@ def test_history_reads_the_index_instead_of_every_game(tmp_path):
         plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
     store.dispose()
     assert INDEX in plan and "TEMP B-TREE" not in plan
+
+
+def _finished_table(client) -> dict:
+    from tests.helpers import new_table
+    from tests.platform.test_api import play_whole_game
+    table = new_table(client)
+    play_whole_game(client, table)
+    return table
+
+
+def _listed(client, codes) -> list[str]:
+    page = client.get("/history").get_data(as_text=True)
+    return [code for code in codes if f"table {code}" in page]
+
+
+def test_history_lists_only_the_tables_this_browser_hosted_or_sat_at(app, client):
+    hosted, sat_at = _finished_table(client), _finished_table(client)
+    codes = [hosted["code"], sat_at["code"]]
+    host, player, stranger, forger = (app.test_client() for _ in range(4))
+    host.set_cookie(f"host_{hosted['code']}", hosted["host_token"])
+    player.set_cookie(f"seat_{sat_at['code']}", sat_at["seats"][1]["token"])
+    forger.set_cookie(f"host_{hosted['code']}", "not-the-host-token")
+    forger.set_cookie(f"seat_{sat_at['code']}", sat_at["seats"][1]["token"][:-1] + "?")
+    assert _listed(host, codes) == [hosted["code"]]
+    assert _listed(player, codes) == [sat_at["code"]]
+    assert _listed(stranger, codes) == [] and _listed(forger, codes) == []
+    assert "No finished games yet." in stranger.get("/history").get_data(as_text=True)
+
+
+def test_a_server_started_to_list_every_table_lists_them_all_on_history(db_url):
+    from companion import create_app
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret", "HISTORY_LISTS_ALL": True})
+    try:
+        client = app.test_client()
+        codes = [_finished_table(client)["code"] for _ in range(2)]
+        assert set(_listed(app.test_client(), codes)) == set(codes)  # a browser that never sat at them
+    finally:
+        app.extensions["store"].dispose()
+
+
+def test_the_setting_to_list_every_table_is_read_from_the_environment(monkeypatch, db_url):
+    from companion import create_app
+    for value, lists_all in (("1", True), ("0", False), ("", False)):
+        monkeypatch.setenv("HISTORY_LISTS_ALL", value)
+        app = create_app({"DATABASE_URL": db_url, "SECRET_KEY": "test-secret"})
+        assert app.config["HISTORY_LISTS_ALL"] is lists_all
+        app.extensions["store"].dispose()

@@ -1,6 +1,9 @@
 """Phones and the table view through the HTML pages (forms work as plain POSTs)."""
 from __future__ import annotations
 
+import pytest
+
+from companion.platform.pages import path_on_this_site
 from tests.helpers import csrf_from, invite, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}
@@ -232,9 +235,32 @@ def test_host_starts_the_rematch_from_a_finished_sheet(client, app):
     join_seat(player, code, 1)
     assert 'data-testid="rematch"' not in player.get(f"/t/{code}/s/1").get_data(as_text=True)
     resp = client.post(f"/t/{code}/rematch", data={"csrf_token": csrf, "next": f"/t/{code}/s/0"})
-    assert resp.status_code == 303
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/t/{code}/s/0"
     state = client.get(f"/api/tables/{code}").get_json()
     assert state["game_no"] == 2 and state["finished"] is False
+
+
+def test_after_a_rematch_only_a_page_of_this_site_is_followed(client):
+    from tests.platform.test_api import play_whole_game
+    table = new_table(client)
+    code = table["code"]
+    client.set_cookie(f"host_{code}", table["host_token"])
+    csrf = join_seat(client, code, 0)
+    play_whole_game(client, table)
+    # a browser drops the tab, so "/<tab>/evil.example" would send the host to another site
+    resp = client.post(f"/t/{code}/rematch", data={"csrf_token": csrf, "next": "/\t/evil.example"})
+    assert resp.status_code == 303 and resp.headers["Location"] == f"/t/{code}/host"
+
+
+@pytest.mark.parametrize("elsewhere", ["//evil.example", "/\t/evil.example", "/\n/evil.example", "/\\evil.example",
+                                       "\\/evil.example", "https://evil.example/", " //evil.example", "/\u3000/evil",
+                                       "evil.example", "", None])
+def test_a_rematch_next_that_could_lead_to_another_site_is_not_followed(elsewhere):
+    assert path_on_this_site(elsewhere) is None
+
+
+def test_a_rematch_next_on_this_site_is_followed():
+    assert path_on_this_site("/t/ACDEFG/s/0?undone=1") == "/t/ACDEFG/s/0?undone=1"
 
 
 def test_a_tap_kept_offline_from_an_earlier_game_is_not_saved_in_the_rematch(client):

@@ -98,6 +98,7 @@ def test_records_of_games_finished_before_records_were_kept(client, store):
 
 def test_history_and_the_final_screens_link_each_player(client):
     table = play_dicez(client, ["Ann", "Ben"], [GOOD, BAD])
+    client.set_cookie(f"host_{table['code']}", table["host_token"])  # /history lists this browser's tables
     history = client.get("/history").get_data(as_text=True)
     assert 'href="/players/Ann"' in history and 'href="/players/Ben"' in history
     view = client.get(f"/t/{table['code']}/view").get_data(as_text=True)

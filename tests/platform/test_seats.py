@@ -59,8 +59,20 @@ def test_the_join_link_invites_a_phone_and_a_wrong_one_does_not(client, app, sto
     assert "I am Ann" in page
     assert phone.post(f"/t/{code}/join", data={"seat": 0, "csrf_token": csrf_from(page)}).status_code == 303
     assert phone.get(f"/t/{code}/s/0").status_code == 200
-    # an invited phone shows the join QR code on its table view (a TV opened from the link)
     assert phone.get(f"/t/{code}/qr.svg").status_code == 200
+
+
+def test_the_table_view_shows_the_pin_and_qr_code_only_on_the_hosts_device(client, app, store):
+    code = start_table_page(client, player0="Ann", player1="Ben", player2="Cy")
+    table = store.table(code)
+    host_view = client.get(f"/t/{code}/view").get_data(as_text=True)
+    assert f"PIN {table.pin}" in host_view and f"/t/{code}/qr.svg" in host_view
+    seated, invited = app.test_client(), app.test_client()
+    join_seat(seated, code, 0)
+    invited.get(f"/t/{code}/j/{table.join_secret}")
+    for device in (seated, invited):
+        view = device.get(f"/t/{code}/view").get_data(as_text=True)
+        assert table.pin not in view and "qr.svg" not in view and table.join_secret not in view
 
 
 def test_typing_the_code_and_pin_invites_a_phone(client, app, store):
@@ -105,10 +117,11 @@ def test_a_right_pin_costs_nothing(client, app, store):
         assert phone.post("/join", data={"code": code, "pin": pin, "csrf_token": csrf}).status_code == 303
 
 
-def test_many_clients_sharing_the_guessing_of_one_table_pin_are_limited(client, app, store):
-    code = start_table_page(client, player0="Ann")
+def _spend_the_tables_pin_allowance(app, code, first_address=0, tries=0):
+    """Wrong PINs from as many phones as it takes (each within its own allowance) until the table's is
+    spent (`tries` of it already are)."""
     per_client = _allowance(PIN_TRIES_PER_CLIENT)
-    tries, address = 0, 0
+    address = first_address
     while tries < _allowance(PIN_TRIES_PER_TABLE):
         address += 1
         guesser = app.test_client()
@@ -117,10 +130,47 @@ def test_many_clients_sharing_the_guessing_of_one_table_pin_are_limited(client, 
         for _ in range(min(per_client, _allowance(PIN_TRIES_PER_TABLE) - tries)):
             assert guesser.post("/join", data={"code": code, "pin": "000000", "csrf_token": csrf}).status_code == 403
             tries += 1
-    fresh = app.test_client()
-    fresh.environ_base["REMOTE_ADDR"] = "10.9.9.9"
-    resp = fresh.post("/join", data={"code": code, "pin": store.table(code).pin, "csrf_token": _csrf(fresh)})
-    assert resp.status_code == 429
+    return address
+
+
+def _pin_from(client, address: str, code: str, pin: str):
+    phone = client.application.test_client()
+    phone.environ_base["REMOTE_ADDR"] = address
+    return phone.post("/join", data={"code": code, "pin": pin, "csrf_token": _csrf(phone)})
+
+
+def test_many_clients_sharing_the_guessing_of_one_table_pin_are_limited(client, app, store):
+    code = start_table_page(client, player0="Ann")
+    _spend_the_tables_pin_allowance(app, code)
+    assert _pin_from(client, "10.9.9.9", code, store.table(code).pin).status_code == 429
+
+
+def test_the_host_reopens_a_table_whose_pin_allowance_is_spent_with_a_new_pin_and_join_link(client, app, store):
+    code = start_table_page(client, player0="Ann", player1="Ben")
+    old = store.table(code)
+    address = _spend_the_tables_pin_allowance(app, code)
+    refused = _pin_from(client, "10.9.9.9", code, old.pin)
+    assert refused.status_code == 429 and "ask the host for a new PIN" in refused.get_data(as_text=True)
+    # a player may not do it
+    player = app.test_client()
+    join_seat(player, code, 1)
+    assert player.post(f"/t/{code}/host/new-pin", data={"csrf_token": _csrf(player)}).status_code == 403
+    assert store.table(code).pin == old.pin
+
+    resp = client.post(f"/t/{code}/host/new-pin", data={"csrf_token": _csrf(client)})
+    assert resp.status_code == 303
+    host = client.get(resp.headers["Location"]).get_data(as_text=True)
+    new = store.table(code)
+    assert new.pin != old.pin and new.join_secret != old.join_secret
+    assert f'class="pin">{new.pin}<' in host and f"/t/{code}/j/{new.join_secret}" in host
+    assert "the old ones no longer work" in host
+    assert _pin_from(client, "10.9.9.8", code, new.pin).status_code == 303
+    assert _pin_from(client, "10.9.9.7", code, old.pin).status_code == 403
+    assert app.test_client().get(f"/t/{code}/j/{old.join_secret}").status_code == 404
+    assert app.test_client().get(f"/t/{code}/j/{new.join_secret}").status_code == 303
+    # the new PIN has an allowance of its own (the old PIN just spent one of it), which guessing spends
+    _spend_the_tables_pin_allowance(app, code, address, tries=1)
+    assert _pin_from(client, "10.9.9.6", code, new.pin).status_code == 429
 
 
 def test_guessing_table_codes_is_limited(client, app):

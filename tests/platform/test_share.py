@@ -45,13 +45,15 @@ def test_the_bgstats_play_matches_the_table(client):
     # the same play in the game's JSON export, on the history page and on the phone's final sheet
     export = client.get(f"/t/{code}/games/1/export.json").get_json()
     assert export["bgstats"] == play
+    client.set_cookie(f"host_{code}", table["host_token"])  # /history lists this browser's tables
     history = client.get("/history").get_data(as_text=True)
     href = unescape(re.search(r'href="([^"]+)"[^>]*data-testid="history-bgstats"', history).group(1))
     assert json.loads(parse_qs(urlsplit(href).query)["data"][0]) == play
 
 
 def test_a_lowest_wins_pad_tells_bgstats_so(client):
-    play_score_pad(client, ["Ann", "Ben"], [(3, 9)], wins="lowest")
+    table = play_score_pad(client, ["Ann", "Ben"], [(3, 9)], wins="lowest")
+    client.set_cookie(f"host_{table['code']}", table["host_token"])  # /history lists this browser's tables
     export_path = re.search(r'href="(/t/\w+/games/1/export\.json)"', client.get("/history").get_data(as_text=True))
     play = client.get(export_path.group(1)).get_json()["bgstats"]
     assert play["game"]["highestWins"] is False

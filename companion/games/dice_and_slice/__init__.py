@@ -39,6 +39,11 @@ class DiceAndSlice(EngineGame):
     def starting_seat(self, options, players):
         return engine.first_seat(options, players)  # DS-3: the seat the host chose, or the one drawn
 
+    def document_refusal(self, collection, name, data):
+        from .editions import edition_refusal  # the editor's own checks (a Flask blueprint's module)
+
+        return edition_refusal(name, data)
+
     def record(self, state, seat):
         return rules.record(state, seat)
 

@@ -21,6 +21,7 @@ from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 from companion.platform import auth
 from companion.platform.context import Collection, collection
 from companion.platform.contract import RuleError
+from companion.platform.play import name_refusal
 from companion.platform.storage import Document
 
 from companion.platform.context import absolute_url
@@ -35,6 +36,7 @@ from .rules.edition import default_edition_data, load_edition
 GAME_ID = "dice_and_slice"
 EDITIONS = "editions"  # the game's document collection in the platform's store
 EDITOR = "dice_and_slice/editions_edit.html"
+MAX_NAME_LENGTH = 60  # the document store's names hold 60 characters
 
 bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
 
@@ -126,12 +128,33 @@ def form_to_edition(form) -> dict:
 
 
 def _valid_name(name: str) -> str:
+    """The name tidied as a player's is, and checked as one is: it shows on other people's screens and
+    in the address of the edition's page, so it holds no control characters, no direction overrides
+    and nothing a browser reads as a folder."""
     name = " ".join((name or "").split())
-    if not name or len(name) > 60:
-        raise RuleError("Give the edition a name of 1 to 60 characters.")
+    if not name or len(name) > MAX_NAME_LENGTH:
+        raise RuleError(f"Give the edition a name of 1 to {MAX_NAME_LENGTH} characters.")
+    refusal = name_refusal(name, "An edition's name", MAX_NAME_LENGTH)
+    if refusal:
+        raise RuleError(refusal)
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise RuleError('An edition\'s name cannot hold "/" or "\\" or start with a dot.')
     if name.lower() == "default":
         raise RuleError('"default" is the project\'s own edition; choose another name.')
     return name
+
+
+def edition_refusal(name: str, data) -> str | None:
+    """Why a stored edition could not have been saved by the editor as it is (None: it could)."""
+    try:
+        if _valid_name(name) != name:
+            return "its name has extra spaces."
+        if not isinstance(data, dict):
+            return "it is not an edition."
+        _checked_edition(data)
+    except RuleError as exc:
+        return exc.reason
+    return None
 
 
 def _same_label(a, b) -> bool:

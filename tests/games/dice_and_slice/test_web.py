@@ -4,6 +4,8 @@ bonus dots, the end-of-game summary and the edition editor. Rules are cited as D
 from __future__ import annotations
 
 import re
+
+import pytest
 from html.parser import HTMLParser
 
 from tests.helpers import csrf_from, join_seat, log, new_table, post_entry, start_table_page
@@ -432,6 +434,19 @@ def test_saving_under_a_taken_name_is_refused_and_nothing_changes(client, store)
     assert resp.status_code == 303 and edition_names(store) == ["One", "Three"]
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="One", original="One", label="Box 1"))
     assert resp.status_code == 303 and edition_data(store, "One")["label"] == "Box 1"
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Blue\u202ebox", "An edition&#39;s name can only hold printable characters."),
+    ("Blue\x07box", "An edition&#39;s name can only hold printable characters."),
+    ("../boxes", "cannot hold &#34;/&#34;"),
+    ("Blue/box", "cannot hold &#34;/&#34;"),
+    ("Blue\\box", "cannot hold &#34;/&#34;"),
+])
+def test_an_edition_name_gets_the_checks_a_player_name_gets_and_is_never_a_path(client, store, name, said):
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name=name, label="Our box"))
+    assert resp.status_code == 422 and said in resp.get_data(as_text=True)
+    assert edition_names(store) == []
 
 
 def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store):
