@@ -209,3 +209,30 @@ def test_a_small_table_on_a_tv_has_big_type_near_its_labels_and_rows_of_its_size
     assert shape["gap"] <= 4 * shape["size"], f"the first total is far from its label: {shape}"
     assert shape["tallest"] <= 3 * shape["cells"], f"rows are stretched: {shape}"
     ctx.close()
+
+
+BONUS_WON_SEED = 15  # a random three-player game by the rules in which a topping bonus is won
+
+
+def test_a_won_topping_bonus_reads_who_won_it_and_when(servers, browser):
+    """On the TV, a closed Dice and Slice bonus says who won it in which turn, in words (not the
+    words "crossed out" themselves struck through)."""
+    base = servers[0]
+    steps = playout(GAMES["dice_and_slice"], 3, random.Random(BONUS_WON_SEED))[1]
+    table = _api(base, "/api/tables", {"game": "dice_and_slice", "players": NAMES[:3]})
+    for step in steps:
+        _api(base, f"/api/tables/{table['code']}/entries", step.entry, table["seats"][step.seat]["token"])
+    view = _api(base, f"/api/tables/{table['code']}")["view"]
+    closed = [b for b in view["topping_bonuses"] if b["status"] == "closed"]
+    assert closed, "the played game won no bonus: choose another seed"
+    ctx = _screen(browser, base, table, "tv")
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    for bonus in closed:
+        state = page.locator(f'#board [data-testid="bonus-{bonus["bonus"]}"] .ds-bonus-state')
+        said = " ".join(state.inner_text().split())
+        assert said.startswith("won by ") and said.endswith(f" in turn {bonus['turn']}; crossed out for the others")
+        assert all(NAMES[s] in said for s in bonus["scored_by"])
+        assert state.locator("s").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "table-view-dice_and_slice-bonus-won-tv.png"))
+    ctx.close()
