@@ -39,6 +39,8 @@ def test_the_host_takes_a_seat_in_one_tap_and_then_sees_the_game_first(servers, 
     # before the game: the join code first, then the host's own seat a tap away
     assert top(host, '[data-testid="join-card"]') < top(host, "#host-game")
     expect(host.locator('.join-card img')).to_be_visible()
+    # these servers listen on loopback only (--host 127.0.0.1): the host is told phones cannot reach it
+    expect(host.locator('[data-testid="join-warning"]')).to_contain_text("Phones cannot open this link")
     offer = host.locator('[data-testid="play-here"]')
     expect(offer).to_contain_text("Playing too?")
     host.get_by_role("button", name="I am Ann").click()
