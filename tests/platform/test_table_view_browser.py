@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from companion.platform.registry import GAMES
-from tests.browser_fixtures import ROOT
+from tests.browser_fixtures import PHONE, ROOT
 from tests.contract.playout import Step, playout
 
 pytestmark = pytest.mark.browser
@@ -237,4 +237,23 @@ def test_a_won_topping_bonus_reads_who_won_it_and_when(servers, browser):
         assert all(NAMES[s] in said for s in bonus["scored_by"])
         assert state.locator("s").count() == 0
     page.screenshot(path=str(ARTIFACTS / "table-view-dice_and_slice-bonus-won-tv.png"))
+    ctx.close()
+
+
+@pytest.mark.parametrize("game_id", ["dicez", "score_pad"])
+def test_on_the_hosts_phone_the_table_view_is_a_page_that_holds_its_table(servers, browser, tables, game_id):
+    """Held upright at 360 x 640 the table view scrolls like a page: the room-filling sizes of the TV
+    do not apply, and the table stays inside its card, as wide as the phone."""
+    base = servers[0]
+    table = tables[(game_id, "playing")]
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    page.wait_for_load_state("load")
+    page.screenshot(path=str(ARTIFACTS / f"table-view-{game_id}-playing-phone.png"), full_page=True)
+    card = page.locator("#board").bounding_box()
+    grid = page.locator("#board table.all-sheets").bounding_box()
+    assert grid["y"] + grid["height"] <= card["y"] + card["height"] + 1, (grid, card)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.locator("#board .tv-total").first.is_visible()
     ctx.close()
