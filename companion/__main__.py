@@ -14,45 +14,11 @@ if __name__ == "__main__":
     monkey.patch_all()
 
 import argparse
-import socket
 import sys
 
+from .platform.address import lan_address
 from .platform.faults import first_line
 from .platform.qr import terminal_qr
-
-
-def interface_addresses() -> list[str]:
-    """IPv4 addresses of this machine's network interfaces (Linux), read without sending anything."""
-    import fcntl
-    import struct
-
-    found = []
-    for _, name in socket.if_nameindex():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
-            except OSError:
-                continue  # no IPv4 address on this interface
-        found.append(socket.inet_ntoa(packed[20:24]))
-    return found
-
-
-def lan_address() -> str:
-    """The address phones on the same network can reach: not loopback (Debian maps the host name
-    to 127.0.1.1, so the host name alone is not enough)."""
-    candidates = []
-    try:
-        candidates += interface_addresses()
-    except (ImportError, OSError, AttributeError):
-        pass
-    try:
-        candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
-    for addr in candidates:
-        if not addr.startswith("127."):
-            return addr
-    return "127.0.0.1"
 
 
 def parse(argv=None) -> argparse.Namespace:

@@ -15,6 +15,7 @@ from functools import cached_property
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 
 from . import auth
+from .address import base_for_phones
 from .contract import Game, Viewer
 from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
@@ -213,7 +214,7 @@ def play_context(viewer: Viewer) -> PlayContext:
 
 def absolute_url(path: str) -> str:
     """A full address for `path` that phones can open: PUBLIC_URL if set, else how this request came in."""
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    base = current_app.config.get("PUBLIC_URL") or base_for_phones(request.host_url)
     return base.rstrip("/") + path
 
 

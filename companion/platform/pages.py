@@ -15,6 +15,7 @@ from flask import Blueprint, Response, abort, current_app, g, make_response, red
 from htmx_flask import make_response as htmx_response
 
 from . import auth
+from .address import loopback_warning
 from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
@@ -77,8 +78,16 @@ def host(code):
     if not g.host:
         abort(403, "Only the phone that started this table can open the host screen.")
     ctx = play_context(screen_viewer())
-    return render_template("table/host.html", join_url=invite_url(g.table),
-                           **ctx.game.web.host_context(ctx), **_screen_vars(ctx))
+    join_url = invite_url(g.table)
+    return render_template("table/host.html", join_url=join_url, join_warning=loopback_warning(join_url),
+                           game_on=_game_on(g.table, g.replay),
+                           my_seat=g.seat, **ctx.game.web.host_context(ctx), **_screen_vars(ctx))
+
+
+def _game_on(table, rep) -> bool:
+    """Once the first entry is in (or nobody is left to join), the host screen puts the game first
+    and the join code second."""
+    return bool(rep.entries) or table.pass_and_play or all(s.claimed for s in table.seats)
 
 
 @pages.post("/t/<code>/host/pass-and-play")

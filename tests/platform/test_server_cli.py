@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from companion.__main__ import interface_addresses, lan_address, raise_open_file_limit
+from companion.__main__ import raise_open_file_limit
+from companion.platform.address import interface_addresses, lan_address
 from companion.platform.qr import terminal_qr
 
 

@@ -120,7 +120,13 @@ def _turn_words(ctx) -> dict | None:
 
 
 def table_context(ctx) -> dict:
-    return _labels()
+    return {**_labels(), "upper_decided": [upper_decided(p["sheet"]) for p in ctx.view["players"]]}
+
+
+def upper_decided(sheet: dict) -> bool:
+    """Whether a sheet's upper bonus is settled: earned, or every upper box filled without it. Until
+    then the table view leaves it blank rather than showing everyone a 0 from the start."""
+    return bool(sheet["upper_bonus"]) or all(sheet[box] is not None for box in rules.UPPER)
 
 
 def _labels() -> dict:
