@@ -183,7 +183,20 @@ def _last_reveal(view, names, seat) -> dict | None:
         corner = next(c["corner_index"] for c in res["cuts"] if c["seat"] == seat)
     rv = reveal(res, names, corner, you=seat is not None, x_spaces=_x_spaces(view), seat=seat)
     rv["fresh"] = _reveal_fresh(view)
+    rv["covers_board"] = rv["fresh"] and bool(rv["checklist"]) and _still_waiting(view, seat)
     return rv
+
+
+def _still_waiting(view, seat) -> bool:
+    """Has `seat` nothing to do on the board yet (its topping comes later this round, or the game is
+    over)? Only then may the last reveal stay open over the board now: a player whose turn it is, or
+    who has already added this round, sees the board first."""
+    if view["finished"]:
+        return True
+    if seat is None or view["phase"] != "add" or view["to_place"] is None:
+        return False
+    order = view["turn_order"]
+    return order.index(seat) > order.index(view["to_place"])
 
 
 def _reveal_marks(view) -> dict:
