@@ -15,7 +15,7 @@ from functools import cached_property
 from flask import abort, current_app, g, make_response, render_template, request, url_for
 
 from . import auth
-from .contract import Game, Viewer
+from .contract import Game, Viewer, named_texts
 from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
 from .schema import CODE_ALPHABET, CODE_LENGTH
@@ -201,7 +201,8 @@ class PlayContext:
         return self.game.view(self.replay.state, self.viewer)
 
     def hints(self, draft) -> dict:
-        return self.game.hints(self.replay.state, self.seat, draft)
+        """The rules' hints for this seat's draft, any refusal in them naming players, not seats."""
+        return named_texts(self.game.hints(self.replay.state, self.seat, draft), self.names)
 
     def sheet_url(self, **args) -> str:
         return url_for("pages.sheet", code=self.table.code, seat=self.seat, **args)

@@ -12,7 +12,7 @@ import secrets
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
 from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
-from companion.platform.contract import RuleError, Viewer
+from companion.platform.contract import RuleError, Viewer, named_texts
 from companion.platform.gameweb import GameWeb, int_field
 from companion.platform.kept import KeptDrawings
 from companion.platform.play import TableError, record
@@ -225,6 +225,7 @@ def game_context(ctx: PlayContext, form) -> dict:
         "scoreboard": _scoreboard(view, names), "letters": LETTERS,
         "neutral": hints.get("neutral"), "draft_error": hints.get("refusal"),
         "waiting_names": [names[s] for s in view["waiting_for"]],
+        "skipped": named_texts(view["skipped"], names),
         "to_place_name": names[view["to_place"]] if view["to_place"] is not None else None,
         "roller_name": names[nv["roller"]] if nv else None,
         "first_name": names[view["turn_order"][0]], "drawn_pizza": _pizzas.draw,
