@@ -338,11 +338,20 @@ def _page_vars(ctx: PlayContext) -> dict:
         "finale": finale(ctx.table, rep.info) if rep.finished else None,
         # Undo is offered only where it would be taken: the same check as recording it
         "can_undo": seat is not None and undo_refusal(rep, ctx.table, seat) is None,
+        # the one device of a pass-and-play table, once this seat has nothing to do: whom to hand it to
+        "pass_to": _pass_to(ctx),
         **live_vars(ctx.table, rep),
         "is_host": g.host,
         # a fresh idempotency key per rendered form: a double tap or a resent request applies once
         "form_key": secrets.token_urlsafe(12),
     }
+
+
+def _pass_to(ctx: PlayContext) -> list[int]:
+    waiting = ctx.replay.game.waiting_for(ctx.replay.state)
+    if ctx.viewer.kind != "shared" or ctx.seat is None or ctx.seat in waiting:
+        return []
+    return waiting
 
 
 # ---- the table view and live updates --------------------------------------
