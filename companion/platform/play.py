@@ -6,7 +6,7 @@ the JSON API both go through it.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .contract import Game, MalformedEntry, RuleError, Viewer
@@ -38,6 +38,9 @@ class Replay:
     effective: tuple[Entry, ...]   # what counts: neither an undo nor undone
     before: tuple[Any, ...]        # state before each effective entry (for secrecy checks)
     state: Any
+    # each seat's undo_refusal, worked out once per replay: a phone moving a draft draws its sheet at
+    # the same version again and again
+    undo_answers: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def finished(self) -> bool:
@@ -234,6 +237,12 @@ def _plan_undo(rep: Replay, table: TableInfo, seat: int):
 def undo_refusal(rep: Replay, table: TableInfo, seat: int) -> str | None:
     """Why Undo would be refused for `seat` now (None: it would be taken), found exactly as an undo
     is recorded: the sheets show an Undo button only where this is None."""
+    if seat not in rep.undo_answers:
+        rep.undo_answers[seat] = _undo_answer(rep, table, seat)
+    return rep.undo_answers[seat]
+
+
+def _undo_answer(rep: Replay, table: TableInfo, seat: int) -> str | None:
     if rep.finished:
         return "The game is over: start a rematch to play again."
     try:
