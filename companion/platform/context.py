@@ -16,7 +16,7 @@ from flask import abort, current_app, g, make_response, render_template, request
 
 from . import auth
 from .address import base_for_phones
-from .contract import Game, Viewer
+from .contract import Game, Viewer, named_texts
 from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
 from .schema import CODE_ALPHABET, CODE_LENGTH
@@ -202,7 +202,8 @@ class PlayContext:
         return self.game.view(self.replay.state, self.viewer)
 
     def hints(self, draft) -> dict:
-        return self.game.hints(self.replay.state, self.seat, draft)
+        """The rules' hints for this seat's draft, any refusal in them naming players, not seats."""
+        return named_texts(self.game.hints(self.replay.state, self.seat, draft), self.names)
 
     def sheet_url(self, **args) -> str:
         return url_for("pages.sheet", code=self.table.code, seat=self.seat, **args)

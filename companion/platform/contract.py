@@ -16,30 +16,62 @@ from typing import Any, ClassVar, Mapping
 State = Any  # a game's own immutable value; opaque to the platform
 
 
+def _seat_words(names: list[str] | None, seat: int) -> str:
+    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+class SeatText(str):
+    """A text for players that speaks of seats, written by rules that know seats but not names: a
+    placeholder per seat in `template` ("It is {turn}'s turn", seats={"turn": 1}). As a plain string
+    it reads "seat 2"; the platform names the seats (`named`, `named_texts`) before a player reads it."""
+
+    template: str
+    seats: dict[str, int]
+
+    def __new__(cls, template: str, seats: dict[str, int]):
+        text = super().__new__(cls, template.format_map({k: _seat_words(None, s) for k, s in seats.items()}))
+        text.template, text.seats = template, dict(seats)
+        return text
+
+    def __reduce__(self):
+        return SeatText, (self.template, self.seats)
+
+    def named(self, names: list[str]) -> str:
+        """The text with each seat placeholder given the seat's name."""
+        return self.template.format_map({key: _seat_words(names, seat) for key, seat in self.seats.items()})
+
+
+def named_texts(value, names: list[str]):
+    """`value` (an answer of the rules: hints, notes) with every SeatText in it named."""
+    if isinstance(value, SeatText):
+        return value.named(names)
+    if isinstance(value, dict):
+        return {key: named_texts(item, names) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(named_texts(item, names) for item in value)
+    return value
+
+
 class RuleError(ValueError):
     """An entry the rules do not allow. `reason` is shown to the player as is; `rule`, when given,
     is the numbered rule of the game's seed it applies (e.g. "DZ-3"), which the page links to.
 
     The rules know seats, not names: a reason that speaks of a seat writes a placeholder and
     gives its seat in `seats` ("It is {turn}'s turn", seats={"turn": 1}). Until the platform
-    names the seats (`named`), a placeholder reads "seat 2"."""
+    names the seats (`named`), a placeholder reads "seat 2" (the reason is then a SeatText, so a
+    refusal the rules pass on in their hints is named by the platform too)."""
 
     def __init__(self, reason: str, rule: str | None = None, seats: dict[str, int] | None = None):
         self.template, self.rule, self.seats = reason, rule, dict(seats or {})
-        self.reason = self._filled(lambda seat: f"seat {seat + 1}")
+        self.reason = SeatText(reason, self.seats) if self.seats else reason
         super().__init__(self.reason)
-
-    def _filled(self, name_of) -> str:
-        if not self.seats:
-            return self.template
-        return self.template.format_map({key: name_of(seat) for key, seat in self.seats.items()})
 
     def named(self, names: list[str]) -> RuleError:
         """The same refusal with each seat placeholder given the seat's name."""
         if not self.seats:
             return self
         named = copy.copy(self)
-        named.reason = self._filled(lambda seat: names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}")
+        named.reason = self.reason.named(names)
         named.args = (named.reason,)
         return named
 

@@ -21,7 +21,7 @@ from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_nu
                       store, valid_code)
 from .contract import RuleError, Viewer
 from .live import Live, format_marker, parse_marker, stream
-from .play import TableError, last_entry, new_table, record, visible_log
+from .play import TableError, last_entry, new_table, record, undo_refusal, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
 from .results import finale
@@ -360,12 +360,22 @@ def _page_vars(ctx: PlayContext) -> dict:
         "finished": rep.finished,
         # what a finished game's screens link to (templates/table/_finale.html)
         "finale": finale(ctx.table, rep.info) if rep.finished else None,
-        "can_undo": (not rep.finished) and seat is not None and any(e.seat == seat for e in rep.effective),
+        # Undo is offered only where it would be taken: the same check as recording it
+        "can_undo": seat is not None and undo_refusal(rep, ctx.table, seat) is None,
+        # the one device of a pass-and-play table, once this seat has nothing to do: whom to hand it to
+        "pass_to": _pass_to(ctx),
         **live_vars(ctx.table, rep),
         "is_host": g.host,
         # a fresh idempotency key per rendered form: a double tap or a resent request applies once
         "form_key": secrets.token_urlsafe(12),
     }
+
+
+def _pass_to(ctx: PlayContext) -> list[int]:
+    waiting = ctx.replay.game.waiting_for(ctx.replay.state)
+    if ctx.viewer.kind != "shared" or ctx.seat is None or ctx.seat in waiting:
+        return []
+    return waiting
 
 
 # ---- the table view and live updates --------------------------------------

@@ -5,7 +5,7 @@ the JSON API both go through it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -39,6 +39,9 @@ class Replay:
     effective: tuple[Entry, ...]   # what counts: neither an undo nor undone
     before: tuple[Any, ...]        # state before each effective entry (for secrecy checks)
     state: Any
+    # each seat's undo_refusal, worked out once per replay: a phone moving a draft draws its sheet at
+    # the same version again and again
+    undo_answers: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def finished(self) -> bool:
@@ -263,20 +266,55 @@ def check_fields(game: Game, entry: dict) -> None:
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):
-    own = [e for e in rep.effective if e.seat == seat]
+    target = _undo_target(rep, seat)
+    before, state = _replayed_without(rep, target, table.names)
+    return {"target": rep.effective[target].seq}, state, rep.effective[:target] + rep.effective[target + 1:], before
+
+
+def undo_refusal(rep: Replay, table: TableInfo, seat: int) -> str | None:
+    """Why Undo would be refused for `seat` now (None: it would be taken), found exactly as an undo
+    is recorded: the sheets show an Undo button only where this is None."""
+    if seat not in rep.undo_answers:
+        rep.undo_answers[seat] = _undo_answer(rep, table, seat)
+    return rep.undo_answers[seat]
+
+
+def _undo_answer(rep: Replay, table: TableInfo, seat: int) -> str | None:
+    if rep.finished:
+        return "The game is over: start a rematch to play again."
+    try:
+        _replayed_without(rep, _undo_target(rep, seat), table.names)
+    except RuleError as exc:
+        return exc.named(table.names).reason
+    return None
+
+
+def _undo_target(rep: Replay, seat: int) -> int:
+    """Where in the effective log the seat's last entry stands; RuleError when the rules keep it."""
+    own = [i for i, e in enumerate(rep.effective) if e.seat == seat]
     if not own:
         raise RuleError("There is nothing of yours to undo.")
     target = own[-1]
-    state_before = rep.before[rep.effective.index(target)]
-    refusal = rep.game.undo_refusal(seat, target.as_entry(), state_before, rep.state)
+    entry = rep.effective[target]
+    refusal = rep.game.undo_refusal(seat, entry.as_entry(), rep.before[target], rep.state)
     if refusal:
         raise RuleError(refusal)
-    remaining = [e for e in rep.effective if e.seq != target.seq]
-    try:
-        before, state = replay_entries(rep.game, len(table.seats), rep.info.options, remaining)
-    except RuleError as exc:
-        raise RuleError(f"That entry can't be undone any more: later entries depend on it ({exc.reason})") from None
-    return {"target": target.seq}, state, remaining, before
+    return target
+
+
+def _replayed_without(rep: Replay, target: int, names: list[str]) -> tuple[list, Any]:
+    """(the before-states, the state) of the log without its `target`-th effective entry. The entries
+    before it replay as they did, so only the ones after it are applied again."""
+    before, state = list(rep.before[:target]), rep.before[target]
+    for e in rep.effective[target + 1:]:
+        before.append(state)
+        try:
+            state = rep.game.apply(state, e.seat, e.as_entry())
+        except RuleError:
+            who = names[e.seat] if e.seat is not None and 0 <= e.seat < len(names) else "the host"
+            raise RuleError(f"That entry can't be undone any more: {who} played after it, "
+                            "and that play depends on it.") from None
+    return before, state
 
 
 def result_of(game: Game, state, table: TableInfo) -> dict:

@@ -31,6 +31,18 @@
     ev.preventDefault();
     button.click();
   });
+  // On a small phone the pad, stuck to the bottom of the screen, would cover the sheet's lowest rows:
+  // while it is shown, scroll just far enough that the whole sheet sits above it, so every dot can
+  // be tapped where it is seen.
+  function clearOfPad() {
+    const pad = document.querySelector("#sheet .ds-controls");
+    const sheet = document.querySelector("#sheet .ds-sheet-wrap");
+    if (!pad || !sheet) return;
+    const covered = sheet.getBoundingClientRect().bottom - pad.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy(0, Math.ceil(covered));
+  }
+  document.addEventListener("htmx:afterSettle", clearOfPad);
+  window.addEventListener("load", clearOfPad);
   // Keep the keyboard focus on the same control after the sheet is re-rendered.
   let focused = null;
   document.addEventListener("htmx:beforeRequest", function () {

@@ -41,3 +41,36 @@ def test_dice_and_slice_names_the_active_player(client, kind, entry):  # DS-3
     assert resp.get_json() == {"error": "Only the active player, Ann, chooses the die.", "rule": "DS-3"}
     assert len(log(client, table["code"])) == 1
 
+
+
+def test_a_refusal_the_rules_pass_on_in_their_hints_is_named_by_the_platform():
+    from companion.platform.contract import named_texts
+    refusal = RuleError("Only the active player, {active}, chooses the die.", seats={"active": 2})
+    hints = {"ghost": {"reason": refusal.reason}, "legal": [], "notes": (refusal.reason, "plain")}
+    assert named_texts(hints, ["Ann", "Ben", "Cat"]) == {
+        "ghost": {"reason": "Only the active player, Cat, chooses the die."}, "legal": [],
+        "notes": ("Only the active player, Cat, chooses the die.", "plain")}
+
+
+@pytest.mark.parametrize("game_id", ["dicez", "dice_and_slice", "pizza_theory", "score_pad"])
+def test_no_sheet_names_a_seat_by_its_number(client, game_id):
+    """Along a random game, every player's sheet (drafts and refusals included) speaks of players by name."""
+    import random
+    import re
+
+    from companion.platform.registry import GAMES
+    from tests.contract.playout import playout
+
+    game = GAMES[game_id]
+    players = min(game.max_players, 3)
+    table = new_table(client, ["Ann", "Ben", "Cat"][:players], game=game_id)
+    _, steps = playout(game, players, random.Random(f"names-{game_id}"), max_steps=60)
+    for n, step in enumerate(steps):
+        assert post_entry(client, table, step.seat, **step.entry).status_code == 201
+        if n % 7:
+            continue
+        for seat in range(players):
+            client.set_cookie(f"seat_{table['code']}", table["seats"][seat]["token"])
+            html = client.get(f"/t/{table['code']}/s/{seat}").get_data(as_text=True)
+            text = re.sub(r"<[^>]+>", " ", html)
+            assert not re.search(r"\bseat \d", text, re.IGNORECASE), re.search(r".{60}\bseat \d.{60}", text, re.I | re.S)

@@ -67,6 +67,10 @@ def test_after_a_reveal_each_phone_shows_its_what_if_and_the_table_the_best_cuts
 
     for seat, p in enumerate(phones):
         p.reload()
+        if seat == state.order[0]:  # their turn: the board comes first, the reveal folded under it
+            reveal = p.locator('#sheet details[data-testid="reveal"]')
+            assert reveal.get_attribute("open") is None
+            reveal.locator("> summary").click()
         mine = expected[seat]
         table = p.locator('[data-testid="what-if"]')
         expect(table).to_be_visible()

@@ -12,7 +12,7 @@ import secrets
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
 from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
-from companion.platform.contract import RuleError, Viewer
+from companion.platform.contract import RuleError, Viewer, named_texts
 from companion.platform.gameweb import GameWeb, int_field
 from companion.platform.kept import KeptDrawings
 from companion.platform.play import TableError, record
@@ -183,7 +183,20 @@ def _last_reveal(view, names, seat) -> dict | None:
         corner = next(c["corner_index"] for c in res["cuts"] if c["seat"] == seat)
     rv = reveal(res, names, corner, you=seat is not None, x_spaces=_x_spaces(view), seat=seat)
     rv["fresh"] = _reveal_fresh(view)
+    rv["covers_board"] = rv["fresh"] and bool(rv["checklist"]) and _still_waiting(view, seat)
     return rv
+
+
+def _still_waiting(view, seat) -> bool:
+    """Has `seat` nothing to do on the board yet (its topping comes later this round, or the game is
+    over)? Only then may the last reveal stay open over the board now: a player whose turn it is, or
+    who has already added this round, sees the board first."""
+    if view["finished"]:
+        return True
+    if seat is None or view["phase"] != "add" or view["to_place"] is None:
+        return False
+    order = view["turn_order"]
+    return order.index(seat) > order.index(view["to_place"])
 
 
 def _reveal_marks(view) -> dict:
@@ -212,6 +225,7 @@ def game_context(ctx: PlayContext, form) -> dict:
         "scoreboard": _scoreboard(view, names), "letters": LETTERS,
         "neutral": hints.get("neutral"), "draft_error": hints.get("refusal"),
         "waiting_names": [names[s] for s in view["waiting_for"]],
+        "skipped": named_texts(view["skipped"], names),
         "to_place_name": names[view["to_place"]] if view["to_place"] is not None else None,
         "roller_name": names[nv["roller"]] if nv else None,
         "first_name": names[view["turn_order"][0]], "drawn_pizza": _pizzas.draw,

@@ -160,15 +160,25 @@ def expect_the_reveal_everywhere(phones, view, state, rnd, lines, expected) -> N
     expect(view.locator('[data-testid="view-count-red"]')).to_have_text(str(state.masks[0].bit_count()))
 
 
-def tick_the_changes_off(phones) -> None:
-    """Ann ticks her first change off and Ben every one of his: the reveal stays open for copying the
-    changes, until a player has ticked every one of them."""
+def waits_for_its_turn(state, seat) -> bool:
+    """Is the seat's topping still to come this round? Only then does its phone's last reveal stay
+    open over the board now: whoever must act, or has acted, sees the board first."""
+    return state.phase == "add" and state.order.index(seat) > state.turn
+
+
+def tick_the_changes_off(state, phones) -> None:
+    """Ann ticks her first change off and Ben every one of his (opening the reveal first where it is
+    folded under the board); the reveal stays open for copying the changes, until a player has ticked
+    every one of them."""
+    for p in phones[:2]:
+        if not reveal_open(p):
+            p.locator('#sheet details[data-testid="reveal"] > summary').click()
     phones[0].locator('#sheet [data-testid="change"] input').first.check()
     boxes = phones[1].locator('#sheet [data-testid="change"] input')
     for i in range(boxes.count()):
         boxes.nth(i).check()
     assert not reveal_open(phones[1])
-    assert reveal_open(phones[2])
+    assert reveal_open(phones[2]) == waits_for_its_turn(state, 2)
 
 
 def first_player_adds_after_the_ticks(state, phones, expected, rng):
@@ -176,9 +186,8 @@ def first_player_adds_after_the_ticks(state, phones, expected, rng):
     each reveal stays as it was (the player who tapped folded their own). Returns the engine's state."""
     nxt = state.order[0]
     sp = rng.choice(legal_spaces(state, nxt))
-    # one board at a time: an open reveal folds the board now away; its player folds the reveal
-    assert phones[nxt].locator('[data-testid="board-now"]').is_visible() != reveal_open(phones[nxt])
-    fold_the_reveal_if_open(phones[nxt])
+    # the board is never hidden from the player whose turn it is
+    assert phones[nxt].locator('[data-testid="board-now"]').is_visible()
     phones[nxt].locator(f'[data-testid="space-{value(sp)}"]').click()
     state = apply(state, nxt, {"kind": "place", "space": list(sp)})
     expect(board_now_topping(phones[0], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
@@ -186,8 +195,9 @@ def first_player_adds_after_the_ticks(state, phones, expected, rng):
     # after that refresh: still open where not everything is ticked, still folded where it is
     expect(board_now_topping(phones[2], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
     expect(board_now_topping(phones[1], sp, COLOURS[nxt])).to_be_attached(timeout=4000)
-    assert reveal_open(phones[2]) == (nxt != 2) and not reveal_open(phones[1])
-    assert reveal_open(phones[0]) == (len(expected) > 1 and nxt != 0)
+    assert reveal_open(phones[2]) == waits_for_its_turn(state, 2) and not reveal_open(phones[1])
+    # Ann opened hers herself when it was folded under the board: what she did wins
+    assert reveal_open(phones[0]) == (len(expected) > 1 and (nxt == 0 or waits_for_its_turn(state, 0)))
     phones[1].reload()  # the ticks are kept in the phone: a fully ticked reveal stays folded
     expect(phones[1].locator('#sheet [data-testid="change"] input').last).to_be_checked()
     assert not reveal_open(phones[1])
@@ -236,7 +246,7 @@ def test_three_phones_play_rounds_by_tapping_with_secret_cuts(servers, phone):
         expected = [(value(c["space"]), c["from"], c["to"]) for c in resolution_view(state.last)["changes"]]
         expect_the_reveal_everywhere(phones, view, state, rnd, lines, expected)
         if expected:  # ticking a change off survives the live refresh after the next topping
-            tick_the_changes_off(phones)
+            tick_the_changes_off(state, phones)
         if state.phase == "over":
             break
         # PT-13: the board turned: a new 1st player

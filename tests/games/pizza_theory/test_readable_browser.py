@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from companion.games.pizza_theory.rules import resolution_view
 from companion.platform.registry import GAMES
 from tests.a11y import played_table
 from tests.contract.playout import playout
@@ -20,13 +21,15 @@ VISIBLE_BOARDS = "() => Array.from(document.querySelectorAll('.pt-board')).filte
 
 @pytest.fixture(scope="module")
 def second_round(servers):
-    """A three-player table early in round 2: round 1's reveal is fresh; (table, seat to place)."""
+    """A three-player table at the start of a round after one that changed toppings (its reveal is
+    fresh): (table, seat to place, the seat that places last this round)."""
     game = GAMES["pizza_theory"]
     _, steps = playout(game, 3, random.Random("readable"))
-    at = next(i for i, s in enumerate(steps) if s.after.round == 2 and s.after.phase == "add")
+    at = next(i for i, s in enumerate(steps) if s.after.round >= 2 and s.after.phase == "add"
+              and s.before.phase != "add" and resolution_view(s.after.last)["changes"])
     table = played_table(servers[0], "pizza_theory", steps[:at + 1])
     after = steps[at].after
-    return table, after.order[after.turn]
+    return table, after.order[after.turn], after.order[-1]
 
 
 def _phone_of(phone, base, table, seat):
@@ -43,7 +46,7 @@ def _smallest(page) -> float:
 
 
 def test_one_board_at_a_time_with_labels_of_12_px_or_more(servers, phone, second_round):
-    table, seat = second_round
+    table, _, seat = second_round  # a player still waiting for their turn reads the reveal first
     page = _phone_of(phone, servers[0], table, seat)
     reveal = page.locator('#sheet details[data-testid="reveal"]')
     assert reveal.get_attribute("open") is not None
@@ -58,9 +61,9 @@ def test_one_board_at_a_time_with_labels_of_12_px_or_more(servers, phone, second
 
 
 def test_legal_spaces_carry_a_ring_and_a_dot(servers, phone, second_round):
-    table, seat = second_round
-    page = _phone_of(phone, servers[0], table, seat)
-    page.locator('#sheet details[data-testid="reveal"] > summary').click()
+    table, seat, _ = second_round
+    page = _phone_of(phone, servers[0], table, seat)  # their turn: the board now comes first
+    assert page.evaluate(VISIBLE_BOARDS) == 1
     legal = page.locator("[data-testid=board-now] button.pt-space.legal")
     assert legal.count() > 0
     # the mark (a ring and a dot) on every legal space and nowhere else
@@ -74,7 +77,7 @@ def test_legal_spaces_carry_a_ring_and_a_dot(servers, phone, second_round):
 
 
 def test_the_table_view_on_a_phone_has_labels_of_12_px_or_more(servers, phone, second_round):
-    table, _ = second_round
+    table, _, _ = second_round
     page = phone()
     page.goto(f"{servers[0]}/t/{table['code']}/view")
     assert _smallest(page) >= 12, page.evaluate(SMALLEST_TEXT)

@@ -543,8 +543,10 @@ def _reveal_tag(html, testid):
 
 
 def test_the_last_reveal_stays_open_until_the_next_rounds_cuts(client, app):
-    # PT-12: the last round's changes stay on display, open, while the next round's toppings go down
-    # (people may still be copying them onto the real board); they fold once the round reaches its cuts
+    # PT-12: the last round's changes stay on display while the next round's toppings go down (people
+    # may still be copying them onto the real board), open over the board on the phones of the players
+    # whose topping is still to come (whoever must act, or has acted, gets the board first, the changes
+    # folded under it); they fold everywhere once the round reaches its cuts
     table, mirror = _table_at_cut(client)
     code = table["code"]
     phones = [app.test_client() for _ in range(3)]
@@ -556,7 +558,8 @@ def test_the_last_reveal_stays_open_until_the_next_rounds_cuts(client, app):
     while True:
         for seat, ph in enumerate(phones):
             tag = _reveal_tag(ph.get(f"/t/{code}/s/{seat}").get_data(as_text=True), "reveal")
-            assert tag and " open" in tag, (mirror.state.phase, seat)
+            still_to_come = mirror.state.order.index(seat) > mirror.state.turn
+            assert tag and (" open" in tag) == still_to_come, (mirror.state.phase, seat)
         tag = _reveal_tag(client.get(f"/t/{code}/view").get_data(as_text=True), "table-reveal")
         assert tag and " open" in tag
         if mirror.state.phase != "add":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.contract import MalformedEntry, RuleError, SeatText
 from .board import Board, load_board
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
 
@@ -159,9 +159,11 @@ def _advance(st: State) -> State:
     while turn < len(st.order):
         seat = st.order[turn]
         if st.supply[seat] == 0:
-            notes.append(f"{COLOURS[seat]} (seat {seat}) has no topping left in supply and skips adding.")
+            notes.append(SeatText(f"{{player}} ({COLOURS[seat]}) has no topping left in supply and skips adding.",
+                                  {"player": seat}))
         elif not _legal_mask(st.masks, seat):
-            notes.append(f"{COLOURS[seat]} (seat {seat}) has no legal space and skips adding.")
+            notes.append(SeatText(f"{{player}} ({COLOURS[seat]}) has no legal space and skips adding.",
+                                  {"player": seat}))
         else:
             break
         turn += 1
