@@ -17,6 +17,15 @@ in this process at once and tells the other processes through a bus:
 Each process keeps one `Channel` per table with open streams: the marker as last read, read once
 per change and shared by every stream of that table. Nothing here is needed for correctness across a
 restart: a reconnecting page names the marker it last saw and is told at once if it is stale.
+
+A bus over the network (Redis, a PostgreSQL LISTEN connection) can stall without closing: Redis
+frozen, a connection a firewall forgot. Every call to Redis has a short timeout (BUS_TIMEOUT), a
+PostgreSQL connection is made within it too, and each listener sends itself a ping through the bus
+every PING_SECONDS. A listener that meets an error or hears no ping of its own for STALL_SECONDS
+makes the process *deaf*: it says so in the log, every open stream ends and a new one is refused
+(503), so the pages ask every 20 s instead (static/app.js) rather than hold a stream that would
+stay silent. The listener keeps trying; once it hears its own ping again the log says so, streams
+are taken again and the pages' own reconnects find them.
 """
 from __future__ import annotations
 
@@ -41,6 +50,11 @@ Marker = tuple[int, int, int]
 SQLITE_CHECK_SECONDS = 0.1
 SQLITE_FULL_CHECK_SECONDS = 1.0
 RECONNECT_SECONDS = 1.0
+BUS_TIMEOUT = 1.0  # seconds any one call to Redis may take (and a PostgreSQL connection to be made: 2x)
+PING_SECONDS = 1.0  # how often a listener pings itself through its bus
+STALL_SECONDS = 4.0  # a listener that heard no ping of its own for this long has lost its bus
+PING = "-"  # a ping's "table code": no table is called that
+STREAMS_PER_CLIENT = 16  # open streams one client address may hold (a phone holds one; a browser at most 6)
 
 
 def format_marker(marker: Marker) -> str:
@@ -56,6 +70,20 @@ def parse_marker(text: str | None) -> Marker | None:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
+class NoStream(Exception):
+    """Why a stream is not opened now: an HTTP status and words for whoever reads it."""
+
+    def __init__(self, status: int, text: str):
+        super().__init__(text)
+        self.status, self.text = status, text
+
+
+DEAF = NoStream(503, "Live updates cannot reach the other server processes right now: this page asks "
+                     "for changes every 20 seconds until they can.")
+TOO_MANY = NoStream(429, "This device holds too many live pages already: close some, or this page "
+                         "asks for changes every 20 seconds.")
+
+
 class Channel:
     """One table's open streams in this process, and its marker as last read."""
 
@@ -68,7 +96,8 @@ class Channel:
 class Live:
     """The open streams of this process, woken by this process's changes and by the bus."""
 
-    def __init__(self, read_markers: Callable[[list[str]], dict[str, Marker]], bus: "Bus"):
+    def __init__(self, read_markers: Callable[[list[str]], dict[str, Marker]], bus: "Bus",
+                 streams_per_client: int = STREAMS_PER_CLIENT):
         self.read_markers = read_markers
         self.bus = bus
         self.origin = f"{os.getpid()}-{id(self):x}"  # this process's own notices come back: skip them
@@ -76,11 +105,28 @@ class Live:
         self.lock = threading.Lock()
         self.started = False
         self.closed = threading.Event()  # the app's store was disposed: the bus's thread ends
+        self.deaf = False  # the bus lost: the other processes' changes cannot be heard (module doc)
+        self.streams_per_client = streams_per_client  # 0: no bound
+        self.clients: dict[str, int] = {}  # client address -> its open streams
 
     # ---- streams -------------------------------------------------------------
-    def open(self, code: str) -> Channel | None:
-        """Follow table `code`; None if there is no such table."""
+    def open(self, code: str, client: str = "") -> Channel | None:
+        """Follow table `code` for `client`; None if there is no such table. Raises NoStream while
+        this process is deaf or the client holds its STREAMS_PER_CLIENT already."""
         self._start_bus()
+        if self.deaf:
+            raise DEAF
+        self._admit(client)
+        try:
+            channel = self._channel(code)
+        except BaseException:
+            self._leave(client)
+            raise
+        if channel is None:
+            self._leave(client)
+        return channel
+
+    def _channel(self, code: str) -> Channel | None:
         with self.lock:
             channel = self.channels.get(code)
             if channel is not None:
@@ -95,19 +141,49 @@ class Live:
         self.refresh([code])  # a change committed before the channel was listed was not heard
         return channel
 
-    def close(self, code: str, channel: Channel) -> None:
+    def _admit(self, client: str) -> None:
+        with self.lock:
+            held = self.clients.get(client, 0)
+            if self.streams_per_client and held >= self.streams_per_client:
+                raise TOO_MANY
+            self.clients[client] = held + 1
+
+    def _leave(self, client: str) -> None:
+        with self.lock:
+            held = self.clients.pop(client, 1) - 1
+            if held > 0:
+                self.clients[client] = held
+
+    def close(self, code: str, channel: Channel, client: str = "") -> None:
+        self._leave(client)
         with self.lock:
             channel.streams -= 1
             if channel.streams <= 0 and self.channels.get(code) is channel:
                 del self.channels[code]
 
-    @staticmethod
-    def wait(channel: Channel, seen: Marker | None, timeout: float) -> Marker | None:
-        """The table's marker once it differs from `seen`; None if `timeout` seconds pass first."""
+    def wait(self, channel: Channel, seen: Marker | None, timeout: float) -> Marker | None:
+        """The table's marker once it differs from `seen`; None if `timeout` seconds pass first
+        or this process went deaf."""
         with channel.cond:
-            if channel.cond.wait_for(lambda: channel.marker != seen, timeout):
+            if channel.cond.wait_for(lambda: channel.marker != seen or self.deaf, timeout) and not self.deaf:
                 return channel.marker
         return None
+
+    # ---- the bus lost and found ----------------------------------------------
+    def lost_hearing(self, bus: str, why: str) -> None:
+        """The bus's listener cannot hear the other processes: end every stream (module doc)."""
+        if not self.deaf:
+            log.warning("live: %s does not answer (%s): open pages now ask for changes every 20 s "
+                        "until it does", bus, why)
+        self.deaf = True
+        for channel in list(self.channels.values()):
+            with channel.cond:
+                channel.cond.notify_all()
+
+    def hearing_again(self, bus: str) -> None:
+        if self.deaf:
+            log.warning("live: %s answers again: live updates between processes resume", bus)
+        self.deaf = False
 
     def watched(self) -> list[str]:
         with self.lock:
@@ -118,10 +194,12 @@ class Live:
         """This process committed a change to table `code`."""
         if code in self.channels:
             self.refresh([code])
+        if self.deaf and self.bus.deaf_to_publish:
+            return  # the bus does not answer: the other processes' pages ask by themselves meanwhile
         try:
             self.bus.publish(self.origin, code)
-        except Exception:  # the change is saved; other processes' pages catch up on their next reconnect
-            log.exception("could not tell the other processes that table %s changed", code)
+        except Exception as exc:  # the change is saved; other processes' pages catch up on their next reconnect
+            log.warning("live: could not tell the other processes that table %s changed: %s", code, exc)
 
     def heard(self, origin: str, code: str) -> None:
         """Another process (or the bus's own check) says table `code` changed."""
@@ -160,15 +238,18 @@ class Live:
         self.bus.start(self)
 
 
-def stream(channel: Channel, seen: Marker | None, heartbeat: float):
+def stream(hub: Live, channel: Channel, seen: Marker | None, heartbeat: float):
     """The text/event-stream of one page: each newer marker as an event whose id is the marker, and
-    a comment every `heartbeat` seconds so that proxies and phones keep the connection open."""
+    a comment every `heartbeat` seconds so that proxies and phones keep the connection open. It ends
+    when the process goes deaf (module doc): the page then asks by itself."""
     # a reconnect delay of 1-3 s, spread so that a restarted server is not met by every phone at once
     yield f"retry: {random.randint(1000, 3000)}\n\n"
     if seen is None:
         seen = channel.marker
     while True:
-        marker = Live.wait(channel, seen, heartbeat)
+        marker = hub.wait(channel, seen, heartbeat)
+        if hub.deaf:
+            return
         if marker is None:
             yield ":\n\n"
             continue
@@ -179,14 +260,53 @@ def stream(channel: Channel, seen: Marker | None, heartbeat: float):
 
 
 # ---- buses: how the other processes hear of a change --------------------------------
+class BusStalled(Exception):
+    """A listener heard no ping of its own for STALL_SECONDS."""
+
+
 class Bus:
     """Carries "table `code` changed" to every process of this companion."""
+
+    name = "the bus"  # as the log names it
+    deaf_to_publish = False  # while its listener is deaf, publishing would stall too: skip it
 
     def publish(self, origin: str, code: str) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
     def start(self, live: Live) -> None:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def keep_listening(self, live: Live, listen_once) -> None:
+        """Run `listen_once(live)` (a connection's life) again and again until the app is disposed;
+        each failure makes the process deaf until a connection hears its own ping again."""
+        while not live.closed.is_set():
+            try:
+                listen_once(live)
+            except Exception as exc:  # noqa: BLE001 - any failure of the bus: deaf, then try again
+                live.lost_hearing(self.name, " ".join(str(exc).split()) or type(exc).__name__)
+                live.closed.wait(RECONNECT_SECONDS)
+
+    def follow(self, live: Live, receive) -> None:
+        """Hand `live` every notice `receive(timeout)` yields as (origin, code) and ping this process
+        through the bus every PING_SECONDS; raise BusStalled when none of its own pings came back for
+        STALL_SECONDS. The first ping heard makes the process hear again."""
+        heard_at, ping_at, first = time.monotonic(), 0.0, True
+        while not live.closed.is_set():
+            now = time.monotonic()
+            if now - heard_at > STALL_SECONDS:
+                raise BusStalled(f"none of this process's pings came back in {STALL_SECONDS:g} s")
+            if now >= ping_at:
+                ping_at = now + PING_SECONDS
+                self.publish(live.origin, PING)
+            for origin, code in receive(max(ping_at - time.monotonic(), 0.01)):
+                if origin != live.origin or code != PING:
+                    live.heard(origin, code)
+                    continue
+                heard_at = time.monotonic()
+                if first:
+                    first = False
+                    live.hearing_again(self.name)
+                    live.refresh_all()  # whatever changed while nobody listened
 
 
 def _daemon(target, name: str) -> None:
@@ -253,7 +373,10 @@ class FileWatch:
 
 
 class PostgresBus(Bus):
-    """PostgreSQL LISTEN/NOTIFY: one listening connection per process."""
+    """PostgreSQL LISTEN/NOTIFY: one listening connection per process. Its pings go out through the
+    pool, as every notice does, and must come back on the listening connection."""
+
+    name = "the PostgreSQL LISTEN connection"
 
     def __init__(self, engine, channel: str):
         # a notice sent in autocommit (as Prepared reads on PostgreSQL) goes out at once, in one
@@ -268,53 +391,52 @@ class PostgresBus(Bus):
         self.notify.rows({"channel": self.channel, "payload": f"{origin} {code}"})
 
     def start(self, live: Live) -> None:
-        _daemon(lambda: self._listen(live), "companion-live-postgres")
+        _daemon(lambda: self.keep_listening(live, self._listen_once), "companion-live-postgres")
 
-    def _listen(self, live: Live) -> None:
+    def _listen_once(self, live: Live) -> None:
         import psycopg
 
-        while not live.closed.is_set():
-            try:
-                args, kwargs = self.connect_args
-                with psycopg.connect(*args, **kwargs, autocommit=True) as conn:
-                    conn.execute(f'LISTEN "{self.channel}"')
-                    live.refresh_all()  # whatever changed while nobody listened
-                    while not live.closed.is_set():
-                        for notice in conn.notifies(timeout=1.0):
-                            live.heard(*notice.payload.split(" ", 1))
-            except Exception:
-                log.warning("live: the PostgreSQL listener lost its connection; reconnecting", exc_info=True)
-                live.closed.wait(RECONNECT_SECONDS)
+        args, kwargs = self.connect_args
+        # libpq's own bound on making the connection (whole seconds, at least 2)
+        kwargs = {"connect_timeout": max(2, round(2 * BUS_TIMEOUT)), **kwargs}
+        with psycopg.connect(*args, **kwargs, autocommit=True) as conn:
+            conn.execute(f'LISTEN "{self.channel}"')
+
+            def receive(timeout: float):
+                for notice in conn.notifies(timeout=timeout):
+                    yield notice.payload.split(" ", 1)
+
+            self.follow(live, receive)
 
 
 class RedisBus(Bus):
-    """Redis pub/sub: every process subscribes to one channel."""
+    """Redis pub/sub: every process subscribes to one channel. Every call waits at most BUS_TIMEOUT."""
+
+    name = "Redis"
+    deaf_to_publish = True
 
     def __init__(self, url: str, channel: str):
         import redis
 
-        self.client = redis.Redis.from_url(url)
+        self.client = redis.Redis.from_url(url, socket_timeout=BUS_TIMEOUT, socket_connect_timeout=BUS_TIMEOUT)
         self.channel = channel
 
     def publish(self, origin: str, code: str) -> None:
         self.client.publish(self.channel, f"{origin} {code}")
 
     def start(self, live: Live) -> None:
-        _daemon(lambda: self._listen(live), "companion-live-redis")
+        _daemon(lambda: self.keep_listening(live, self._listen_once), "companion-live-redis")
 
-    def _listen(self, live: Live) -> None:
-        while not live.closed.is_set():
-            try:
-                with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    pubsub.subscribe(self.channel)
-                    live.refresh_all()  # whatever changed while nobody listened
-                    while not live.closed.is_set():
-                        message = pubsub.get_message(timeout=1.0)
-                        if message and message["type"] == "message":
-                            live.heard(*message["data"].decode().split(" ", 1))
-            except Exception:
-                log.warning("live: the Redis subscription was lost; subscribing again", exc_info=True)
-                live.closed.wait(RECONNECT_SECONDS)
+    def _listen_once(self, live: Live) -> None:
+        with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
+            pubsub.subscribe(self.channel)
+
+            def receive(timeout: float):
+                message = pubsub.get_message(timeout=timeout)
+                if message and message["type"] == "message":
+                    yield message["data"].decode().split(" ", 1)
+
+            self.follow(live, receive)
 
 
 class LocalBus(Bus):
@@ -340,8 +462,8 @@ def make_bus(engine, redis_url: str | None) -> Bus:
     return SqliteBus(path) if path else LocalBus()
 
 
-def install(store, redis_url: str | None) -> Live:
-    live = Live(store.markers, make_bus(store.engine, redis_url))
+def install(store, redis_url: str | None, streams_per_client: int = STREAMS_PER_CLIENT) -> Live:
+    live = Live(store.markers, make_bus(store.engine, redis_url), streams_per_client)
     # told once the request that changed the table has its answer (after_answer.py says why)
     store.change_listeners.append(lambda code: later(live.changed, code))
     store.dispose_listeners.append(live.closed.set)
