@@ -1,0 +1,170 @@
+"""A stalled Redis (frozen with SIGSTOP: its connections stay open and nothing answers) never stalls
+the app: every call to it times out quickly, rate limits are counted in the process meanwhile, pages
+that can no longer hear the other processes ask every 20 s instead of holding a silent stream, the
+log says so, and once Redis answers again it is used again without a restart.
+
+Each test freezes a Redis of its own (tests/private_redis.py), never the machine's. The deadlines
+below test "does not hang" (a request held by a frozen Redis waited past 60 s), not speed.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import urllib.error
+import urllib.request
+
+from companion import create_app
+from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
+from tests.browser_fixtures import ROOT, free_ports, start_servers
+from tests.helpers import bearer, csrf_from, start_table_page
+from tests.private_redis import private_redis  # noqa: F401  (fixture)
+
+DEADLINE = 5.0  # seconds: a request a frozen Redis held waited past 60 s
+HEARD_WITHIN = 20.0  # seconds for a process to notice that Redis stopped or came back
+
+
+def _allowance(limit: str) -> int:
+    return int(limit.split(";")[0].split()[0])
+
+
+def _timed(fn, within: float = DEADLINE):
+    started = time.monotonic()
+    result = fn()
+    took = time.monotonic() - started
+    assert took < within, f"took {took:.1f} s"
+    return result
+
+
+def _status(url: str, body: dict | None = None, token: str | None = None) -> tuple[int, bytes]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json",
+                                                          **(bearer(token) if token else {})})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def _said(proc, text: str, within: float = HEARD_WITHIN) -> None:
+    """Wait until the server's log holds `text`."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if text in open(proc.log_path).read():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the log never said {text!r}:\n{open(proc.log_path).read()}")
+
+
+def _open_stream(base: str, code: str, version: str):
+    stream = urllib.request.urlopen(f"{base}/t/{code}/live?v={version}", timeout=15)
+    assert stream.readline().startswith(b"retry: ")
+    return stream
+
+
+def _next_event(stream) -> dict:
+    fields = {}
+    while True:
+        line = stream.readline().decode().rstrip("\n")
+        if line.startswith(":"):
+            continue
+        if not line and fields:
+            return fields
+        if line:
+            name, _, value = line.partition(": ")
+            fields[name] = value
+
+
+def _entry(base: str, table: dict, seat: int) -> int:
+    """Seat `seat` scores a chance (turns go in seat order)."""
+    return _status(f"{base}/api/tables/{table['code']}/entries",
+                   {"kind": "score", "dice": [6, 5, 4, 3, 2], "category": "chance"}, table["seats"][seat]["token"])[0]
+
+
+def _serve_two(env: dict, tmp_path):
+    ports = free_ports(2)
+    procs = start_servers([(port, env, tmp_path / f"{name}.log") for port, name in zip(ports, "ab")])
+    return procs, [f"http://127.0.0.1:{port}" for port in ports]
+
+
+def test_a_frozen_redis_holds_no_request_and_is_used_again_once_it_answers(private_redis, tmp_path):
+    env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "REDIS_URL": private_redis.url,
+           "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
+    (a, b), (base_a, base_b) = _serve_two(env, tmp_path)
+    try:
+        status, body = _status(f"{base_a}/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
+        table = json.loads(body)
+        code = table["code"]
+        held = _open_stream(base_b, code, "1.0.0")
+
+        private_redis.freeze()
+        for base in (base_a, base_b):  # every kind of request still answers, on both processes
+            assert _timed(lambda: _status(f"{base}/t/{code}/view"))[0] == 200
+            assert _timed(lambda: _status(f"{base}/t/ZZZZZZ/view"))[0] == 404
+            assert _timed(lambda: _status(f"{base}/t/{code}/poll?v=1.0.0"))[0] == 204
+        assert _timed(lambda: _entry(base_a, table, 0)) == 201
+        # the stream B held can no longer hear A: it ends rather than stay silent, and a new one is
+        # refused, so the page asks every 20 s, and the ask tells it of A's entry
+        assert _timed(held.read, within=3 * DEADLINE) is not None
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/poll?v=1.0.0")) == (200, b"1.1.0")
+        _said(b, "live: Redis does not answer")  # (A holds no stream: it has nobody to tell)
+        _said(a, "rate limit storage unreachable")
+
+        private_redis.thaw()
+        _said(b, "live: Redis answers again")
+        # a change made on A reaches a stream held on B again: only Redis carries it there
+        stream = _open_stream(base_b, code, "1.1.0")
+        assert _entry(base_a, table, 1) == 201
+        assert _next_event(stream)["id"] == "1.2.0"
+        stream.close()
+
+        # the not-found allowance is shared again: what this client spends on A, B refuses
+        time.sleep(STORAGE_RETRY)  # each process asks Redis again by itself after this long
+        for base in (base_a, base_b):
+            assert _status(f"{base}/t/{code}/view")[0] == 200
+        _said(a, "rate limit storage answers again")
+        guesses = [_status(f"{base_a}/t/ZZZZZZ/view")[0] for _ in range(_allowance(NOT_FOUND_PER_CLIENT))]
+        assert set(guesses) == {404}
+        time.sleep(UNSPENT_FOR)
+        assert _status(f"{base_b}/t/{code}/view")[0] == 429
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def _wrong_pin(client, code: str) -> int:
+    csrf = csrf_from(client.get("/").get_data(as_text=True))
+    return client.post("/join", data={"code": code, "pin": "000000", "csrf_token": csrf}).status_code
+
+
+def test_wrong_pins_are_counted_in_the_process_while_redis_is_frozen_and_shared_again_after(
+        private_redis, db_url, caplog):
+    caplog.set_level(logging.INFO)
+    config = {"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
+              "RATELIMIT_STORAGE_URI": private_redis.url}
+    first, second = create_app(config), create_app(config)
+    code = start_table_page(first.test_client(), player0="Ann")
+    one, other = first.test_client(), second.test_client()
+    private_redis.freeze()
+    allowed = _allowance(PIN_TRIES_PER_CLIENT)
+    # the process counts on its own: the tries are still limited, and none waits for Redis
+    answers = [_timed(lambda: _wrong_pin(one, code)) for _ in range(allowed + 1)]
+    assert answers == [403] * allowed + [429]
+    assert "Rate limit storage unreachable" in caplog.text
+    private_redis.thaw()
+    # Flask-Limiter looks at its storage again by itself (after 1, 2, 4 ... s); from then on the
+    # tries are counted in Redis, for both processes
+    deadline = time.monotonic() + HEARD_WITHIN
+    while "Rate limit storage recovered" not in caplog.text and time.monotonic() < deadline:
+        _wrong_pin(one, code)
+        time.sleep(0.5)
+    assert "Rate limit storage recovered" in caplog.text
+    assert 429 in [_wrong_pin(one, code) for _ in range(allowed)]
+    assert _wrong_pin(other, code) == 429  # the other process has never seen a wrong PIN from this client
+    for app in (first, second):
+        app.extensions["store"].dispose()
