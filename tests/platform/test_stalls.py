@@ -15,9 +15,12 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+from playwright.sync_api import expect
+
 from companion import create_app
 from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
-from tests.browser_fixtures import ROOT, free_ports, start_servers
+from tests.browser_fixtures import ROOT, free_ports, join_as, start_dicez_table, start_servers, tap_dice
 from tests.helpers import bearer, csrf_from, start_table_page
 from tests.private_redis import private_redis  # noqa: F401  (fixture)
 
@@ -89,11 +92,14 @@ def _serve_two(env: dict, tmp_path):
     return procs, [f"http://127.0.0.1:{port}" for port in ports]
 
 
+def _env(redis, tmp_path) -> dict:
+    return {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "REDIS_URL": redis.url,
+            "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
+
+
 def test_a_frozen_redis_holds_no_request_and_is_used_again_once_it_answers(private_redis, tmp_path):
-    env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "REDIS_URL": private_redis.url,
-           "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
-    (a, b), (base_a, base_b) = _serve_two(env, tmp_path)
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
     try:
         status, body = _status(f"{base_a}/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
         table = json.loads(body)
@@ -143,9 +149,9 @@ def _wrong_pin(client, code: str) -> int:
 
 
 def test_wrong_pins_are_counted_in_the_process_while_redis_is_frozen_and_shared_again_after(
-        private_redis, db_url, caplog):
+        private_redis, tmp_path, caplog):
     caplog.set_level(logging.INFO)
-    config = {"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
+    config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}", "TESTING": True, "SECRET_KEY": "test-secret",
               "RATELIMIT_STORAGE_URI": private_redis.url}
     first, second = create_app(config), create_app(config)
     code = start_table_page(first.test_client(), player0="Ann")
@@ -168,3 +174,30 @@ def test_wrong_pins_are_counted_in_the_process_while_redis_is_frozen_and_shared_
     assert _wrong_pin(other, code) == 429  # the other process has never seen a wrong PIN from this client
     for app in (first, second):
         app.extensions["store"].dispose()
+
+
+@pytest.mark.browser
+def test_a_phone_whose_server_lost_redis_asks_every_20_s_instead_and_sees_the_other_servers_change(
+        private_redis, tmp_path, phone):
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
+    try:
+        join_url = start_dicez_table(phone(), base_a, ["Ann", "Ben"], turn_order=False)
+        ann, ben = phone(), phone()
+        join_as(ann, join_url.replace(base_a, base_b), "Ann")  # Ann's phone on B, Ben's on A
+        join_as(ben, join_url, "Ben")
+        expect(ann.locator("#live")).to_have_attribute("data-live", "open")
+        polls = []
+        ann.on("request", lambda r: polls.append(r.url) if "/poll" in r.url else None)
+
+        private_redis.freeze()
+        expect(ann.locator("#live")).to_have_attribute("data-live", "down", timeout=HEARD_WITHIN * 1000)
+        tap_dice(ben, [5, 5, 5, 5, 5])
+        ben.locator('[data-testid="score-dicez"]').click()
+        expect(ben.locator('[data-testid="total-1"]')).to_have_text("50")
+        # Ann's page holds no silent stream: its slow poll (every 20 s) brings Ben's entry
+        expect(ann.locator('[data-testid="total-1"]')).to_have_text("50", timeout=30_000)
+        assert polls
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
