@@ -54,6 +54,8 @@ BUS_TIMEOUT = 1.0  # seconds any one call to Redis may take (and a PostgreSQL co
 PING_SECONDS = 1.0  # how often a listener pings itself through its bus
 STALL_SECONDS = 4.0  # a listener that heard no ping of its own for this long has lost its bus
 PING = "-"  # a ping's "table code": no table is called that
+LISTEN_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 3, "keepalives_count": 3,
+                     "tcp_user_timeout": 20_000}
 STREAMS_PER_CLIENT = 16  # open streams one client address may hold (a phone holds one; a browser at most 6)
 
 
@@ -397,8 +399,10 @@ class PostgresBus(Bus):
         import psycopg
 
         args, kwargs = self.connect_args
-        # libpq's own bound on making the connection (whole seconds, at least 2)
-        kwargs = {"connect_timeout": max(2, round(2 * BUS_TIMEOUT)), **kwargs}
+        # libpq's own bound on making the connection (whole seconds, at least 2), and TCP keepalives
+        # that break a connection whose peer is gone within about 20 s, so that a LISTEN statement
+        # sent into one does not wait for the system's default of two hours
+        kwargs = {"connect_timeout": max(2, round(2 * BUS_TIMEOUT)), **LISTEN_KEEPALIVES, **kwargs}
         with psycopg.connect(*args, **kwargs, autocommit=True) as conn:
             conn.execute(f'LISTEN "{self.channel}"')
 

@@ -14,15 +14,18 @@ import os
 import time
 import urllib.error
 import urllib.request
+import uuid
 
 import pytest
 from playwright.sync_api import expect
 
 from companion import create_app
+from companion.platform.engines import normalize_url
 from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
 from tests.browser_fixtures import ROOT, free_ports, join_as, start_dicez_table, start_servers, tap_dice
 from tests.helpers import bearer, csrf_from, start_table_page
 from tests.private_redis import private_redis  # noqa: F401  (fixture)
+from tests.tcp_proxy import StallingProxy
 
 DEADLINE = 5.0  # seconds: a request a frozen Redis held waited past 60 s
 HEARD_WITHIN = 20.0  # seconds for a process to notice that Redis stopped or came back
@@ -197,6 +200,61 @@ def test_a_phone_whose_server_lost_redis_asks_every_20_s_instead_and_sees_the_ot
         # Ann's page holds no silent stream: its slow poll (every 20 s) brings Ben's entry
         expect(ann.locator('[data-testid="total-1"]')).to_have_text("50", timeout=30_000)
         assert polls
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+# ---- PostgreSQL's LISTEN connection ------------------------------------------------------
+@pytest.fixture
+def pg_behind_a_proxy():
+    """A fresh schema on the test database, reached through a proxy that can hold the LISTEN connection."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    if not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it)")
+    base = make_url(normalize_url(os.environ["TEST_DATABASE_URL"]))
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    proxy = StallingProxy((base.host or "127.0.0.1", base.port or 5432), marker=b"LISTEN")
+    proxied = base.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    try:
+        yield proxy, f"{proxied}?options=-csearch_path%3D{schema}"
+    finally:
+        proxy.close()
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def test_a_silent_listen_connection_is_noticed_pages_poll_meanwhile_and_it_is_used_again(
+        pg_behind_a_proxy, tmp_path):
+    proxy, url = pg_behind_a_proxy
+    env = {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "DATABASE_URL": url,
+           "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
+    (a, b), (base_a, base_b) = _serve_two(env, tmp_path)
+    try:
+        table = json.loads(_status(f"{base_a}/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})[1])
+        code = table["code"]
+        held = _open_stream(base_b, code, "1.0.0")
+
+        proxy.stall()  # B's LISTEN connection stays open and hears nothing more
+        assert _timed(held.read, within=3 * DEADLINE) is not None
+        _said(b, "live: the PostgreSQL LISTEN connection does not answer")
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
+        assert _timed(lambda: _entry(base_a, table, 0)) == 201
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/poll?v=1.0.0")) == (200, b"1.1.0")
+
+        proxy.resume()
+        _said(b, "live: the PostgreSQL LISTEN connection answers again")
+        stream = _open_stream(base_b, code, "1.1.0")
+        assert _entry(base_a, table, 1) == 201
+        assert _next_event(stream)["id"] == "1.2.0"
+        stream.close()
     finally:
         for proc in (a, b):
             proc.terminate()
