@@ -259,3 +259,25 @@ def test_a_silent_listen_connection_is_noticed_pages_poll_meanwhile_and_it_is_us
         for proc in (a, b):
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_a_server_started_while_redis_is_frozen_serves_and_uses_redis_once_it_answers(private_redis, tmp_path):
+    private_redis.freeze()
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
+    try:
+        table = json.loads(_timed(lambda: _status(f"{base_a}/api/tables",
+                                                  {"game": "dicez", "players": ["Ann", "Ben"]}))[1])
+        code = table["code"]
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/view"))[0] == 200
+        _status(f"{base_b}/t/{code}/live?v=1.0.0")  # starts B's listener, which finds Redis silent
+        _said(b, "live: Redis does not answer")
+        private_redis.thaw()
+        _said(b, "live: Redis answers again")
+        stream = _open_stream(base_b, code, "1.0.0")
+        assert _entry(base_a, table, 0) == 201
+        assert _next_event(stream)["id"] == "1.1.0"
+        stream.close()
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
