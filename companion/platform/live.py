@@ -19,9 +19,9 @@ per change and shared by every stream of that table. Nothing here is needed for 
 restart: a reconnecting page names the marker it last saw and is told at once if it is stale.
 
 A bus over the network (Redis, a PostgreSQL LISTEN connection) can stall without closing: Redis
-frozen, a connection a firewall forgot. Every call to Redis has a short timeout (BUS_TIMEOUT), a
-PostgreSQL connection is made within it too, and each listener sends itself a ping through the bus
-every PING_SECONDS. A listener that meets an error or hears no ping of its own for STALL_SECONDS
+frozen, a connection a firewall forgot. Every call to Redis has a short timeout (BUS_TIMEOUT), the
+LISTEN connection to PostgreSQL is made within 2 s and kept with TCP keepalives, and each listener
+sends itself a ping through the bus every PING_SECONDS (on PostgreSQL a NOTIFY through the pool). A listener that meets an error or hears no ping of its own for STALL_SECONDS
 makes the process *deaf*: it says so in the log, every open stream ends and a new one is refused
 (503), so the pages ask every 20 s instead (static/app.js) rather than hold a stream that would
 stay silent. The listener keeps trying; once it hears its own ping again the log says so, streams
@@ -50,7 +50,7 @@ Marker = tuple[int, int, int]
 SQLITE_CHECK_SECONDS = 0.1
 SQLITE_FULL_CHECK_SECONDS = 1.0
 RECONNECT_SECONDS = 1.0
-BUS_TIMEOUT = 1.0  # seconds any one call to Redis may take (and a PostgreSQL connection to be made: 2x)
+BUS_TIMEOUT = 1.0  # seconds any one call to Redis may take
 PING_SECONDS = 1.0  # how often a listener pings itself through its bus
 STALL_SECONDS = 4.0  # a listener that heard no ping of its own for this long has lost its bus
 PING = "-"  # a ping's "table code": no table is called that

@@ -16,9 +16,10 @@ import time
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
 from companion import create_app
-from tests.browser_fixtures import ROOT, _free_port, start_server
+from tests.browser_fixtures import ROOT, _free_port, join_as, start_dicez_table, start_server, tap_dice
 from tests.helpers import new_table
 
 PER_CLIENT = 20  # MAX_CONNECTIONS_PER_CLIENT for the server under test (64 by default)
@@ -173,3 +174,30 @@ def test_one_client_holds_a_bounded_number_of_live_streams_and_others_are_not_af
     held.pop().close()  # a page closed: its stream's place is free again
     assert greedy.get(f"/t/{code}/live?v=1.0.0", buffered=False).status_code == 200
     app.extensions["store"].dispose()
+
+
+@pytest.mark.browser
+def test_a_phone_in_chromium_plays_while_another_address_holds_hundreds_of_silent_connections(server, phone):
+    port = server
+    base = f"http://127.0.0.1:{port}"
+    silent = [_connect(port, "127.0.0.2") for _ in range(300)]
+    dripping = [_connect(port, "127.0.0.3") for _ in range(PER_CLIENT)]
+    for s in dripping:
+        s.sendall(b"POST /tables HTTP/1.1\r\nHost: x\r\n")
+    dripper = threading.Thread(target=_drip, args=(dripping, time.monotonic() + READ_SECONDS + 2), daemon=True)
+    dripper.start()
+    try:
+        host, ann, screen = phone(), phone(), phone()
+        join_url = start_dicez_table(host, base, ["Ann", "Ben"])
+        join_as(ann, join_url, "Ann")
+        screen.goto(join_url.split("/j/")[0] + "/view")
+        for page in (ann, screen):
+            expect(page.locator("#live")).to_have_attribute("data-live", "open")
+        tap_dice(ann, [6, 6, 6, 6, 6])
+        ann.locator('[data-testid="score-dicez"]').click()
+        expect(ann.locator('[data-testid="total-0"]')).to_have_text("50")
+        expect(screen.locator('[data-testid="view-total-0"]')).to_have_text("50")  # the table view follows live
+    finally:
+        dripper.join()
+        for s in [*silent, *dripping]:
+            s.close()
