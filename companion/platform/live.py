@@ -25,7 +25,10 @@ sends itself a ping through the bus every PING_SECONDS (on PostgreSQL a NOTIFY t
 makes the process *deaf*: it says so in the log, every open stream ends and a new one is refused
 (503), so the pages ask every 20 s instead (static/app.js) rather than hold a stream that would
 stay silent. The listener keeps trying; once it hears its own ping again the log says so, streams
-are taken again and the pages' own reconnects find them.
+are taken again and the pages' own reconnects find them. With Redis over one SQLite file the process
+does not go deaf: meanwhile it watches the file as SqliteBus does (the database's own means), and
+goes on watching for FALLBACK_GRACE seconds after Redis answers again, while the other processes
+find it again too.
 """
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ STALL_SECONDS = 4.0  # a listener that heard no ping of its own for this long ha
 PING = "-"  # a ping's "table code": no table is called that
 LISTEN_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 3, "keepalives_count": 3,
                      "tcp_user_timeout": 20_000}
+FALLBACK_GRACE = 2 * STALL_SECONDS  # seconds the file is still watched after Redis answers again
 STREAMS_PER_CLIENT = 16  # open streams one client address may hold (a phone holds one; a browser at most 6)
 
 
@@ -285,8 +289,19 @@ class Bus:
             try:
                 listen_once(live)
             except Exception as exc:  # noqa: BLE001 - any failure of the bus: deaf, then try again
-                live.lost_hearing(self.name, " ".join(str(exc).split()) or type(exc).__name__)
+                self.lost(live, " ".join(str(exc).split()) or type(exc).__name__)
                 live.closed.wait(RECONNECT_SECONDS)
+
+    def lost(self, live: Live, why: str) -> None:
+        """The listener lost the bus: the process cannot hear the others."""
+        live.lost_hearing(self.name, why)
+
+    def found(self, live: Live) -> None:
+        """The listener heard its own ping on a new connection."""
+        live.hearing_again(self.name)
+
+    def ping(self, origin: str) -> None:
+        self.publish(origin, PING)
 
     def follow(self, live: Live, receive) -> None:
         """Hand `live` every notice `receive(timeout)` yields as (origin, code) and ping this process
@@ -299,7 +314,7 @@ class Bus:
                 raise BusStalled(f"none of this process's pings came back in {STALL_SECONDS:g} s")
             if now >= ping_at:
                 ping_at = now + PING_SECONDS
-                self.publish(live.origin, PING)
+                self.ping(live.origin)
             for origin, code in receive(max(ping_at - time.monotonic(), 0.01)):
                 if origin != live.origin or code != PING:
                     live.heard(origin, code)
@@ -307,7 +322,7 @@ class Bus:
                 heard_at = time.monotonic()
                 if first:
                     first = False
-                    live.hearing_again(self.name)
+                    self.found(live)
                     live.refresh_all()  # whatever changed while nobody listened
 
 
@@ -318,8 +333,9 @@ def _daemon(target, name: str) -> None:
 class SqliteBus(Bus):
     """Processes sharing one SQLite file: nothing to publish; each watches the file's version."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, needed: Callable[[], bool] = lambda: True):
         self.path = path
+        self.needed = needed  # False: another bus carries the changes (RedisBus's fallback)
 
     def publish(self, origin: str, code: str) -> None:
         pass  # the commit itself moves data_version for every other connection
@@ -328,14 +344,16 @@ class SqliteBus(Bus):
         _daemon(lambda: self._watch(live), "companion-live-sqlite")
 
     def _watch(self, live: Live) -> None:
-        watch = FileWatch(self.path)
+        watch = None  # made afresh whenever watching starts: its first look rereads every table
         while not live.closed.wait(SQLITE_CHECK_SECONDS):
-            if not live.watched():
+            if not live.watched() or not self.needed():
+                watch = None
                 continue
+            watch = watch or FileWatch(self.path)
             try:
                 codes = watch.changed_tables()
             except sqlite3.Error:
-                watch = FileWatch(self.path)  # the file is gone or locked: try again later
+                watch = None  # the file is gone or locked: try again later
                 continue
             if codes is EVERY_TABLE:
                 live.refresh_all()
@@ -419,17 +437,44 @@ class RedisBus(Bus):
     name = "Redis"
     deaf_to_publish = True
 
-    def __init__(self, url: str, channel: str):
+    def __init__(self, url: str, channel: str, sqlite_path: str | None = None):
         import redis
 
         self.client = redis.Redis.from_url(url, socket_timeout=BUS_TIMEOUT, socket_connect_timeout=BUS_TIMEOUT)
         self.channel = channel
+        # over one SQLite file: watch it while Redis does not answer (module doc)
+        self.file = SqliteBus(sqlite_path, self._file_needed) if sqlite_path else None
+        self.on_file = False
+        self.file_until = 0.0
+
+    def _file_needed(self) -> bool:
+        return self.on_file or time.monotonic() < self.file_until
 
     def publish(self, origin: str, code: str) -> None:
-        self.client.publish(self.channel, f"{origin} {code}")
+        if not self.on_file:  # meanwhile the others read the file
+            self.client.publish(self.channel, f"{origin} {code}")
+
+    def ping(self, origin: str) -> None:
+        self.client.publish(self.channel, f"{origin} {PING}")
+
+    def lost(self, live: Live, why: str) -> None:
+        if self.file is None:
+            return super().lost(live, why)
+        if not self.on_file:
+            log.warning("live: Redis does not answer (%s): the other processes' changes are read from the "
+                        "SQLite file until it does", why)
+        self.on_file = True
+
+    def found(self, live: Live) -> None:
+        if self.on_file:
+            log.warning("live: Redis answers again: live updates between processes go through it again")
+            self.on_file, self.file_until = False, time.monotonic() + FALLBACK_GRACE
+        super().found(live)
 
     def start(self, live: Live) -> None:
         _daemon(lambda: self.keep_listening(live, self._listen_once), "companion-live-redis")
+        if self.file is not None:
+            self.file.start(live)
 
     def _listen_once(self, live: Live) -> None:
         with self.client.pubsub(ignore_subscribe_messages=True) as pubsub:
@@ -458,11 +503,11 @@ def make_bus(engine, redis_url: str | None) -> Bus:
     url = engine.url
     # one channel per database (and schema): two companions sharing a Redis do not wake each other
     name = "companion_live_" + hashlib.sha256(url.render_as_string(hide_password=True).encode()).hexdigest()[:12]
+    path = None if url.get_backend_name() == "postgresql" else sqlite_file_of(engine)
     if redis_url:
-        return RedisBus(redis_url, name)
+        return RedisBus(redis_url, name, path)
     if url.get_backend_name() == "postgresql":
         return PostgresBus(engine, name)
-    path = sqlite_file_of(engine)
     return SqliteBus(path) if path else LocalBus()
 
 

@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 from companion import create_app
 from companion.platform.engines import normalize_url
 from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
+from companion.platform.live import FALLBACK_GRACE
 from tests.browser_fixtures import ROOT, free_ports, join_as, start_dicez_table, start_servers, tap_dice
 from tests.helpers import bearer, csrf_from, start_table_page
 from tests.private_redis import private_redis  # noqa: F401  (fixture)
@@ -95,44 +96,53 @@ def _serve_two(env: dict, tmp_path):
     return procs, [f"http://127.0.0.1:{port}" for port in ports]
 
 
-def _env(redis, tmp_path) -> dict:
+def _env(redis, database_url: str) -> dict:
     return {**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}", "REDIS_URL": redis.url,
-            "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
+            "DATABASE_URL": database_url, "REDIS_URL": redis.url, "SECRET_KEY": "stall-test", "PYTHONPATH": str(ROOT)}
+
+
+def _sqlite(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'companion.sqlite'}"
+
+
+def _new_table(base: str) -> dict:
+    return json.loads(_status(f"{base}/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})[1])
+
+
+def _every_kind_of_request_answers(bases, code: str) -> None:
+    for base in bases:
+        assert _timed(lambda: _status(f"{base}/t/{code}/view"))[0] == 200
+        assert _timed(lambda: _status(f"{base}/t/ZZZZZZ/view"))[0] == 404
+        assert _timed(lambda: _status(f"{base}/t/{code}/poll?v=1.0.0"))[0] == 204
 
 
 def test_a_frozen_redis_holds_no_request_and_is_used_again_once_it_answers(private_redis, tmp_path):
-    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
+    """Two processes on one SQLite file: while Redis is frozen, changes cross through the file."""
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, _sqlite(tmp_path)), tmp_path)
     try:
-        status, body = _status(f"{base_a}/api/tables", {"game": "dicez", "players": ["Ann", "Ben"]})
-        table = json.loads(body)
+        table = _new_table(base_a)
         code = table["code"]
         held = _open_stream(base_b, code, "1.0.0")
 
         private_redis.freeze()
-        for base in (base_a, base_b):  # every kind of request still answers, on both processes
-            assert _timed(lambda: _status(f"{base}/t/{code}/view"))[0] == 200
-            assert _timed(lambda: _status(f"{base}/t/ZZZZZZ/view"))[0] == 404
-            assert _timed(lambda: _status(f"{base}/t/{code}/poll?v=1.0.0"))[0] == 204
+        _every_kind_of_request_answers((base_a, base_b), code)
         assert _timed(lambda: _entry(base_a, table, 0)) == 201
-        # the stream B held can no longer hear A: it ends rather than stay silent, and a new one is
-        # refused, so the page asks every 20 s, and the ask tells it of A's entry
-        assert _timed(held.read, within=3 * DEADLINE) is not None
-        assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
-        assert _timed(lambda: _status(f"{base_b}/t/{code}/poll?v=1.0.0")) == (200, b"1.1.0")
+        # the stream held on B still hears A: B reads the file while Redis does not answer
+        assert _timed(lambda: _next_event(held), within=3 * DEADLINE)["id"] == "1.1.0"
         _said(b, "live: Redis does not answer")  # (A holds no stream: it has nobody to tell)
+        _said(b, "read from the SQLite file")
         _said(a, "rate limit storage unreachable")
 
         private_redis.thaw()
         _said(b, "live: Redis answers again")
-        # a change made on A reaches a stream held on B again: only Redis carries it there
-        stream = _open_stream(base_b, code, "1.1.0")
+        # once B stops watching the file, only Redis can carry A's next change to the same stream
+        time.sleep(max(FALLBACK_GRACE, STORAGE_RETRY) + 1)
         assert _entry(base_a, table, 1) == 201
-        assert _next_event(stream)["id"] == "1.2.0"
-        stream.close()
+        assert _timed(lambda: _next_event(held))["id"] == "1.2.0"
+        held.close()
 
-        # the not-found allowance is shared again: what this client spends on A, B refuses
-        time.sleep(STORAGE_RETRY)  # each process asks Redis again by itself after this long
+        # the not-found allowance is shared again (each process asked Redis again by itself after
+        # STORAGE_RETRY seconds): what this client spends on A, B refuses
         for base in (base_a, base_b):
             assert _status(f"{base}/t/{code}/view")[0] == 200
         _said(a, "rate limit storage answers again")
@@ -140,6 +150,56 @@ def test_a_frozen_redis_holds_no_request_and_is_used_again_once_it_answers(priva
         assert set(guesses) == {404}
         time.sleep(UNSPENT_FOR)
         assert _status(f"{base_b}/t/{code}/view")[0] == 429
+    finally:
+        for proc in (a, b):
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+@pytest.fixture
+def pg_schema_url():
+    """A fresh schema on the test database (TEST_DATABASE_URL), as a DATABASE_URL."""
+    from sqlalchemy import create_engine, text
+
+    if not os.environ.get("TEST_DATABASE_URL"):
+        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it)")
+    base = normalize_url(os.environ["TEST_DATABASE_URL"])
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def test_over_postgresql_a_process_that_lost_redis_ends_its_streams_and_pages_poll_until_it_answers(
+        private_redis, pg_schema_url, tmp_path):
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, pg_schema_url), tmp_path)
+    try:
+        table = _new_table(base_a)
+        code = table["code"]
+        held = _open_stream(base_b, code, "1.0.0")
+
+        private_redis.freeze()
+        _every_kind_of_request_answers((base_a, base_b), code)
+        # the stream B held can no longer hear A: it ends rather than stay silent, and a new one is
+        # refused, so the page asks every 20 s, and the ask tells it of A's entry
+        assert _timed(held.read, within=3 * DEADLINE) is not None
+        _said(b, "live: Redis does not answer")
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
+        assert _timed(lambda: _entry(base_a, table, 0)) == 201
+        assert _timed(lambda: _status(f"{base_b}/t/{code}/poll?v=1.0.0")) == (200, b"1.1.0")
+
+        private_redis.thaw()
+        _said(b, "live: Redis answers again")
+        stream = _open_stream(base_b, code, "1.1.0")  # taken again; only Redis carries A's change to it
+        assert _entry(base_a, table, 1) == 201
+        assert _timed(lambda: _next_event(stream))["id"] == "1.2.0"
+        stream.close()
     finally:
         for proc in (a, b):
             proc.terminate()
@@ -181,8 +241,8 @@ def test_wrong_pins_are_counted_in_the_process_while_redis_is_frozen_and_shared_
 
 @pytest.mark.browser
 def test_a_phone_whose_server_lost_redis_asks_every_20_s_instead_and_sees_the_other_servers_change(
-        private_redis, tmp_path, phone):
-    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
+        private_redis, pg_schema_url, tmp_path, phone):
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, pg_schema_url), tmp_path)
     try:
         join_url = start_dicez_table(phone(), base_a, ["Ann", "Ben"], turn_order=False)
         ann, ben = phone(), phone()
@@ -208,27 +268,16 @@ def test_a_phone_whose_server_lost_redis_asks_every_20_s_instead_and_sees_the_ot
 
 # ---- PostgreSQL's LISTEN connection ------------------------------------------------------
 @pytest.fixture
-def pg_behind_a_proxy():
-    """A fresh schema on the test database, reached through a proxy that can hold the LISTEN connection."""
-    from sqlalchemy import create_engine, text
+def pg_behind_a_proxy(pg_schema_url):
+    """The test database reached through a proxy that can hold the LISTEN connection silent."""
     from sqlalchemy.engine import make_url
 
-    if not os.environ.get("TEST_DATABASE_URL"):
-        pytest.skip("TEST_DATABASE_URL is not set (.ci/run sets it)")
-    base = make_url(normalize_url(os.environ["TEST_DATABASE_URL"]))
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(base)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    proxy = StallingProxy((base.host or "127.0.0.1", base.port or 5432), marker=b"LISTEN")
-    proxied = base.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    url = make_url(pg_schema_url)
+    proxy = StallingProxy((url.host or "127.0.0.1", url.port or 5432), marker=b"LISTEN")
     try:
-        yield proxy, f"{proxied}?options=-csearch_path%3D{schema}"
+        yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
     finally:
         proxy.close()
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def test_a_silent_listen_connection_is_noticed_pages_poll_meanwhile_and_it_is_used_again(
@@ -263,17 +312,17 @@ def test_a_silent_listen_connection_is_noticed_pages_poll_meanwhile_and_it_is_us
 
 def test_a_server_started_while_redis_is_frozen_serves_and_uses_redis_once_it_answers(private_redis, tmp_path):
     private_redis.freeze()
-    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, tmp_path), tmp_path)
+    (a, b), (base_a, base_b) = _serve_two(_env(private_redis, _sqlite(tmp_path)), tmp_path)
     try:
         table = json.loads(_timed(lambda: _status(f"{base_a}/api/tables",
                                                   {"game": "dicez", "players": ["Ann", "Ben"]}))[1])
         code = table["code"]
         assert _timed(lambda: _status(f"{base_b}/t/{code}/view"))[0] == 200
-        _status(f"{base_b}/t/{code}/live?v=1.0.0")  # starts B's listener, which finds Redis silent
+        stream = _open_stream(base_b, code, "1.0.0")  # starts B's listener, which finds Redis silent
         _said(b, "live: Redis does not answer")
         private_redis.thaw()
         _said(b, "live: Redis answers again")
-        stream = _open_stream(base_b, code, "1.0.0")
+        time.sleep(FALLBACK_GRACE + 1)  # B has stopped reading the SQLite file: only Redis carries A's change
         assert _entry(base_a, table, 0) == 201
         assert _next_event(stream)["id"] == "1.1.0"
         stream.close()
