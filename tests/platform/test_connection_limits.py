@@ -201,3 +201,19 @@ def test_a_phone_in_chromium_plays_while_another_address_holds_hundreds_of_silen
         dripper.join()
         for s in [*silent, *dripping]:
             s.close()
+
+
+def test_the_limits_are_read_from_the_environment_and_behind_a_proxy_the_per_address_bound_is_off(tmp_path):
+    from companion.__main__ import connection_limits
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}", "SECRET_KEY": "t"})
+    assert connection_limits(app, {}) == {"read_seconds": 10.0, "idle_seconds": 75.0,
+                                          "connections_per_client": 64, "max_body": 256 * 1024}
+    said = connection_limits(app, {"REQUEST_READ_SECONDS": "2.5", "KEEPALIVE_SECONDS": "30",
+                                   "MAX_CONNECTIONS_PER_CLIENT": "0"})
+    assert (said["read_seconds"], said["idle_seconds"], said["connections_per_client"]) == (2.5, 30.0, 0)
+    with pytest.raises(SystemExit, match="REQUEST_READ_SECONDS must be a number"):
+        connection_limits(app, {"REQUEST_READ_SECONDS": "soon"})
+    app.config["TRUST_PROXY"] = 1  # every connection comes from the proxy: it keeps the bound
+    assert connection_limits(app, {"MAX_CONNECTIONS_PER_CLIENT": "8"})["connections_per_client"] == 0
+    app.extensions["store"].dispose()
