@@ -305,21 +305,25 @@ class Bus:
 
     def follow(self, live: Live, receive) -> None:
         """Hand `live` every notice `receive(timeout)` yields as (origin, code) and ping this process
-        through the bus every PING_SECONDS; raise BusStalled when none of its own pings came back for
-        STALL_SECONDS. The first ping heard makes the process hear again."""
-        heard_at, ping_at, first = time.monotonic(), 0.0, True
+        through the bus every PING_SECONDS; raise BusStalled when a ping sent STALL_SECONDS ago has
+        not come back, nor any after it. (Counted from when the ping was sent, not asked for: a
+        ping that waited for a connection of a busy pool is not yet overdue.) The first ping heard
+        makes the process hear again."""
+        ping_at, first = 0.0, True
+        unanswered_since = None  # when the oldest ping not followed by any heard back went out
         while not live.closed.is_set():
             now = time.monotonic()
-            if now - heard_at > STALL_SECONDS:
+            if unanswered_since is not None and now - unanswered_since > STALL_SECONDS:
                 raise BusStalled(f"none of this process's pings came back in {STALL_SECONDS:g} s")
             if now >= ping_at:
-                ping_at = now + PING_SECONDS
                 self.ping(live.origin)
+                ping_at = time.monotonic() + PING_SECONDS
+                unanswered_since = unanswered_since or time.monotonic()
             for origin, code in receive(max(ping_at - time.monotonic(), 0.01)):
                 if origin != live.origin or code != PING:
                     live.heard(origin, code)
                     continue
-                heard_at = time.monotonic()
+                unanswered_since = None
                 if first:
                     first = False
                     self.found(live)
