@@ -84,10 +84,10 @@ class NoStream(Exception):
         self.status, self.text = status, text
 
 
-DEAF = NoStream(503, "Live updates cannot reach the other server processes right now: this page asks "
-                     "for changes every 20 seconds until they can.")
-TOO_MANY = NoStream(429, "This device holds too many live pages already: close some, or this page "
-                         "asks for changes every 20 seconds.")
+DEAF = (503, "Live updates cannot reach the other server processes right now: this page asks "
+             "for changes every 20 seconds until they can.")
+TOO_MANY = (429, "This device holds too many live pages already: close some, or this page asks for "
+                 "changes every 20 seconds.")
 
 
 class Channel:
@@ -121,7 +121,7 @@ class Live:
         this process is deaf or the client holds its STREAMS_PER_CLIENT already."""
         self._start_bus()
         if self.deaf:
-            raise DEAF
+            raise NoStream(*DEAF)
         self._admit(client)
         try:
             channel = self._channel(code)
@@ -151,7 +151,7 @@ class Live:
         with self.lock:
             held = self.clients.get(client, 0)
             if self.streams_per_client and held >= self.streams_per_client:
-                raise TOO_MANY
+                raise NoStream(*TOO_MANY)
             self.clients[client] = held + 1
 
     def _leave(self, client: str) -> None:
