@@ -28,7 +28,7 @@ from tests.helpers import bearer, csrf_from, start_table_page
 from tests.private_redis import private_redis  # noqa: F401  (fixture)
 from tests.tcp_proxy import StallingProxy
 
-DEADLINE = 5.0  # seconds: a request a frozen Redis held waited past 60 s
+DEADLINE = 8.0  # seconds: a request a frozen Redis held waited past 60 s (a loaded CI machine is slow)
 HEARD_WITHIN = 20.0  # seconds for a process to notice that Redis stopped or came back
 
 
@@ -128,7 +128,7 @@ def test_a_frozen_redis_holds_no_request_and_is_used_again_once_it_answers(priva
         _every_kind_of_request_answers((base_a, base_b), code)
         assert _timed(lambda: _entry(base_a, table, 0)) == 201
         # the stream held on B still hears A: B reads the file while Redis does not answer
-        assert _timed(lambda: _next_event(held), within=3 * DEADLINE)["id"] == "1.1.0"
+        assert _timed(lambda: _next_event(held), within=HEARD_WITHIN)["id"] == "1.1.0"
         _said(b, "live: Redis does not answer")  # (A holds no stream: it has nobody to tell)
         _said(b, "read from the SQLite file")
         _said(a, "rate limit storage unreachable")
@@ -188,7 +188,7 @@ def test_over_postgresql_a_process_that_lost_redis_ends_its_streams_and_pages_po
         _every_kind_of_request_answers((base_a, base_b), code)
         # the stream B held can no longer hear A: it ends rather than stay silent, and a new one is
         # refused, so the page asks every 20 s, and the ask tells it of A's entry
-        assert _timed(held.read, within=3 * DEADLINE) is not None
+        assert _timed(held.read, within=HEARD_WITHIN) is not None
         _said(b, "live: Redis does not answer")
         assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
         assert _timed(lambda: _entry(base_a, table, 0)) == 201
@@ -258,7 +258,7 @@ def test_a_phone_whose_server_lost_redis_asks_every_20_s_instead_and_sees_the_ot
         ben.locator('[data-testid="score-dicez"]').click()
         expect(ben.locator('[data-testid="total-1"]')).to_have_text("50")
         # Ann's page holds no silent stream: its slow poll (every 20 s) brings Ben's entry
-        expect(ann.locator('[data-testid="total-1"]')).to_have_text("50", timeout=30_000)
+        expect(ann.locator('[data-testid="total-1"]')).to_have_text("50", timeout=45_000)
         assert polls
     finally:
         for proc in (a, b):
@@ -292,7 +292,7 @@ def test_a_silent_listen_connection_is_noticed_pages_poll_meanwhile_and_it_is_us
         held = _open_stream(base_b, code, "1.0.0")
 
         proxy.stall()  # B's LISTEN connection stays open and hears nothing more
-        assert _timed(held.read, within=3 * DEADLINE) is not None
+        assert _timed(held.read, within=HEARD_WITHIN) is not None
         _said(b, "live: the PostgreSQL LISTEN connection does not answer")
         assert _timed(lambda: _status(f"{base_b}/t/{code}/live?v=1.0.0"))[0] == 503
         assert _timed(lambda: _entry(base_a, table, 0)) == 201
