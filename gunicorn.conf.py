@@ -14,6 +14,8 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
 worker_class = "gevent"
 worker_connections = 10000  # open connections per worker (an idle phone holds one)
 keepalive = 75              # seconds an idle keep-alive connection between requests stays open
+# gunicorn's workers set no deadline for a request's headers and body and no bound per address:
+# the reverse proxy in front keeps those (docs/reliability.md, "Stalls and floods")
 graceful_timeout = 5        # live streams never end by themselves: do not wait for them on a restart
 accesslog = None
 

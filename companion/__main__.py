@@ -14,6 +14,7 @@ if __name__ == "__main__":
     monkey.patch_all()
 
 import argparse
+import os
 import sys
 
 from .platform.address import lan_address
@@ -120,13 +121,37 @@ def raise_open_file_limit(limits=None) -> int | None:
     return soft
 
 
+def connection_limits(app, environ=None) -> dict:
+    """The server's deadlines and per-client bound (companion/server.py), from the environment:
+    REQUEST_READ_SECONDS, KEEPALIVE_SECONDS, MAX_CONNECTIONS_PER_CLIENT (0: none). Behind a
+    reverse proxy (TRUST_PROXY) every connection comes from the proxy: the bound is its to keep."""
+    from . import server
+
+    environ = os.environ if environ is None else environ
+
+    def number(name: str, default: float) -> float:
+        raw = environ.get(name) or ""
+        try:
+            return default if raw == "" else max(float(raw), 0.0)
+        except ValueError:
+            raise SystemExit(f"{name} must be a number (0: none); got {raw!r}.") from None
+
+    per_client = 0 if app.config.get("TRUST_PROXY") else int(number("MAX_CONNECTIONS_PER_CLIENT",
+                                                                    server.CONNECTIONS_PER_CLIENT))
+    return {"read_seconds": number("REQUEST_READ_SECONDS", server.READ_SECONDS),
+            "idle_seconds": number("KEEPALIVE_SECONDS", server.IDLE_SECONDS),
+            "connections_per_client": per_client,
+            "max_body": app.config.get("MAX_CONTENT_LENGTH") or server.MAX_BODY}
+
+
 def serve(app, host: str, port: int) -> None:
     """gevent's WSGI server: one greenlet per connection, keep-alive, no descriptor ceiling (README)."""
     from .server import Server, shorten_collector_pauses
 
     raise_open_file_limit()
     shorten_collector_pauses()
-    server = Server((host, port), app, log=None)  # no access log: thousands of phones
+    # no access log: thousands of phones
+    server = Server((host, port), app, log=None, **connection_limits(app))
     try:
         server.serve_forever()
     except KeyboardInterrupt:

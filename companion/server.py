@@ -9,6 +9,15 @@ socket, it holds on every system (not all of them copy the option from the liste
 
 It also sends a small answer's headers and body together (Handler._write_with_headers).
 
+Idle and slow connections are dropped, so that silent or dripping clients cannot hold the
+process's open files and greenlets: a request's line, headers and body must all arrive within
+`read_seconds` (10 s) of its first line being asked for, a kept-alive connection waits
+`idle_seconds` (75 s, as gunicorn.conf.py's keepalive) for its next request, and one client address
+holds at most `connections_per_client` (64) open connections: the ones beyond are closed at once.
+A request's body is read whole (up to `max_body` bytes) before the app sees it, so no route ever
+waits on a slow client; a longer body is left unread for the app to refuse (413) and its connection
+closed after the answer.
+
 With no access log (`log=None`, as `python -m companion` serves), gevent still formats each request's
 log line (a timestamp and five fields) and hands it to a log that drops it. That is about 8 µs of
 CPU a request, 12 after an entry has pushed gevent's code out of the processor's cache, spent once
@@ -18,17 +27,80 @@ keeps it.
 from __future__ import annotations
 
 import gc
+import io
 import socket
+from collections import Counter
 
-from gevent.pywsgi import WSGIHandler, WSGIServer
+from gevent import Timeout
+from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 
 
 # An answer up to this size leaves in one send, its headers and body together (see Handler)
 ONE_SEND_BYTES = 64 * 1024
+READ_SECONDS = 10.0  # a request's line, headers and body arrive within this
+IDLE_SECONDS = 75.0  # a kept-alive connection waits this long for its next request
+CONNECTIONS_PER_CLIENT = 64  # a browser opens at most 6 to one server; a phone's page holds 1-2
+MAX_BODY = 256 * 1024  # the app's own MAX_CONTENT_LENGTH (factory.py)
+
+
+class IdleTooLong(OSError):
+    """No request came within the connection's wait: gevent closes a connection on an OSError here."""
+
+
+class ReadTooSlow(ValueError):
+    """A request's headers or body came slower than READ_SECONDS: gevent answers 400 and closes."""
+
+
+def _deadline(seconds: float | None, error: Exception) -> Timeout:
+    return Timeout(seconds or None, error)  # 0 or None: no deadline
 
 
 class Handler(WSGIHandler):
     _gathered: list | None = None  # while set, what gevent would send is kept here instead
+    requests_read = 0
+    body: bytes | None = None  # the request's body, read whole by read_request
+
+    def read_requestline(self):
+        """The next request's first line, within READ_SECONDS on a new connection or IDLE_SECONDS
+        on a kept-alive one (a slowloris dripping it is cut there too)."""
+        wait = self.server.idle_seconds if self.requests_read else self.server.read_seconds
+        with _deadline(wait, IdleTooLong("no request came in time")):
+            line = super().read_requestline()
+        self.requests_read += 1
+        return line
+
+    def read_request(self, raw_requestline):
+        """The headers, and the body whole, within READ_SECONDS."""
+        with _deadline(self.server.read_seconds, ReadTooSlow("the request came too slowly")):
+            if not super().read_request(raw_requestline):
+                return False
+            self.body = self._read_body()
+        return True
+
+    def _read_body(self) -> bytes | None:
+        chunked = self.headers.get("transfer-encoding", "").lower() == "chunked"
+        if not chunked and not self.content_length:
+            return None
+        if (self.content_length or 0) > self.server.max_body:
+            self.close_connection = True  # the app refuses it unread (413); its bytes are not waited for
+            return b""
+        expects = self.headers.get("expect", "").lower() == "100-continue"
+        body = Input(self.rfile, self.content_length, socket=self.socket if expects else None,
+                     chunked_input=chunked).read(self.server.max_body + 1)
+        if len(body) > self.server.max_body:
+            raise ValueError("the request's body is too large")
+        return body
+
+    def get_environ(self):
+        env = super().get_environ()
+        if self.body is not None:
+            self.wsgi_input = Input(io.BytesIO(self.body), len(self.body))
+            env["wsgi.input"] = self.wsgi_input
+            if self.body or "CONTENT_LENGTH" not in env:
+                env["CONTENT_LENGTH"] = str(len(self.body))
+            env.pop("HTTP_TRANSFER_ENCODING", None)
+            self.body = None
+        return env
 
     def log_request(self):
         if self.server.keeps_access_log:
@@ -57,14 +129,29 @@ class Handler(WSGIHandler):
 class Server(WSGIServer):
     handler_class = Handler
 
-    def __init__(self, listener, application=None, log="default", **kwargs):
+    def __init__(self, listener, application=None, log="default", read_seconds: float = READ_SECONDS,
+                 idle_seconds: float = IDLE_SECONDS, connections_per_client: int = CONNECTIONS_PER_CLIENT,
+                 max_body: int = MAX_BODY, **kwargs):
         super().__init__(listener, application, log=log, **kwargs)
         self.keeps_access_log = log is not None
+        self.read_seconds, self.idle_seconds, self.max_body = read_seconds, idle_seconds, max_body
+        self.connections_per_client = connections_per_client  # 0: no bound
+        self.open_by_client: Counter = Counter()
 
     def handle(self, sock, address):
-        if sock.family in (socket.AF_INET, socket.AF_INET6):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        super().handle(sock, address)
+        client = address[0] if isinstance(address, tuple) else address
+        if self.connections_per_client and self.open_by_client[client] >= self.connections_per_client:
+            sock.close()  # this address holds its share already: the others' phones still get in
+            return
+        self.open_by_client[client] += 1
+        try:
+            if sock.family in (socket.AF_INET, socket.AF_INET6):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            super().handle(sock, address)
+        finally:
+            self.open_by_client[client] -= 1
+            if self.open_by_client[client] <= 0:
+                del self.open_by_client[client]
 
 
 # A full collection (generation 2) walks every tracked object of the process and holds every

@@ -52,6 +52,15 @@ def _hops(raw: str | None) -> int:
         raise SystemExit(f"TRUST_PROXY must be a number of proxies (0, 1, 2, ...); got {raw!r}.") from None
 
 
+def _count(name: str, default: int) -> int:
+    """A whole number from the environment (0: no bound)."""
+    raw = os.environ.get(name)
+    try:
+        return default if raw in (None, "") else max(int(raw), 0)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number (0: no bound); got {raw!r}.") from None
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask("companion", instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
@@ -70,6 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
         TABLES_PER_CLIENT=os.environ.get("TABLES_PER_CLIENT"),  # unset: limits.TABLES_PER_CLIENT
         # /history lists every table's games, not only this browser's (a home server's own history)
         HISTORY_LISTS_ALL=os.environ.get("HISTORY_LISTS_ALL", "0") not in ("", "0"),
+        MAX_STREAMS_PER_CLIENT=_count("MAX_STREAMS_PER_CLIENT", live.STREAMS_PER_CLIENT),
     )
     if config:
         app.config.update(config)
@@ -79,7 +89,8 @@ def create_app(config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.extensions["store"] = Store(app.config["DATABASE_URL"])
-    app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"))
+    app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"),
+                                          app.config["MAX_STREAMS_PER_CLIENT"])
     register_web(app)
     allowance = app.extensions["not_found_allowance"]
     app.wsgi_app = QuickEntry(app.wsgi_app, app.extensions["store"], allowance, app.config["MAX_CONTENT_LENGTH"])

@@ -42,7 +42,8 @@ TABLES_PER_CLIENT = "30 per minute;300 per hour"
 TABLE_ENDPOINTS = ("pages.create_table", "api.create_table")
 TABLES_SPENT = "This device has started a lot of tables just now. Wait a minute, then try again."
 REFUSED_FOR = 60  # seconds a refusal asks to wait when the limit cannot say
-STORAGE_RETRY = 30  # seconds between tries of a rate limit storage that could not be reached
+STORAGE_RETRY = 5  # seconds between tries of a rate limit storage that could not be reached
+STORAGE_TIMEOUT = 1.0  # seconds one call to Redis may take: a frozen Redis must not hold requests
 UNSPENT_FOR = 1.0  # seconds a client's unspent allowance is taken as read (NotFoundAllowance)
 REMEMBERED_CLIENTS = 10_000
 
@@ -89,14 +90,21 @@ class NotFoundAllowance:
         return (self.prefix, "not-found", client)
 
     def _ask(self, ask) -> object:
-        """Ask the shared rate limiter; if its storage cannot be reached, count in this process
-        and try the storage again after STORAGE_RETRY seconds."""
+        """Ask the shared rate limiter; if its storage cannot be reached (or does not answer within
+        STORAGE_TIMEOUT), count in this process and try the storage again after STORAGE_RETRY seconds."""
         if time.monotonic() >= self.retry_storage_at:
             try:
-                return ask(self.limiter.limiter)
-            except Exception:  # noqa: BLE001 - a storage fault must not refuse every request
-                log.warning("rate limit storage unreachable: counting not-found answers in this process")
+                answer = ask(self.limiter.limiter)
+            except Exception as exc:  # noqa: BLE001 - a storage fault must not refuse every request
+                if not self.retry_storage_at:
+                    log.warning("rate limit storage unreachable (%s): counting not-found answers in this "
+                                "process", " ".join(str(exc).split()) or type(exc).__name__)
                 self.retry_storage_at = time.monotonic() + STORAGE_RETRY
+            else:
+                if self.retry_storage_at:
+                    log.warning("rate limit storage answers again: not-found answers are counted in it again")
+                self.retry_storage_at = 0.0
+                return answer
         return ask(self.fallback)
 
     def spent(self, client: str) -> list:
@@ -144,6 +152,10 @@ def install_limits(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     # if Redis cannot be reached, count in this process rather than refuse every request
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    if str(app.config.get("RATELIMIT_STORAGE_URI", "")).startswith(("redis://", "rediss://", "redis+")):
+        # and never wait long for it: redis-py waits forever by default
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": STORAGE_TIMEOUT,
+                                                            "socket_connect_timeout": STORAGE_TIMEOUT})
     limiter = Limiter(get_remote_address, app=app)
     # No application-wide limits are left for Flask-Limiter's before_request hook to check, and the
     # decorated PIN route checks its own limits when it is called: drop the hook (it still cost

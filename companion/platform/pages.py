@@ -20,7 +20,7 @@ from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_nu
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
 from .contract import RuleError, Viewer
-from .live import Live, format_marker, parse_marker, stream
+from .live import Live, NoStream, format_marker, parse_marker, stream
 from .play import TableError, last_entry, new_table, record, undo_refusal, visible_log
 from .qr import qr_svg, terminal_qr
 from .registry import GAMES
@@ -435,13 +435,17 @@ def live(code):
     canonical = valid_code(code)
     seen = parse_marker(request.headers.get("Last-Event-ID")) or _seen_marker()
     hub: Live = current_app.extensions["live"]
-    channel = hub.open(canonical) if canonical else None
+    client = request.remote_addr or ""
+    try:
+        channel = hub.open(canonical, client) if canonical else None
+    except NoStream as refused:  # the page asks every 20 s instead (live.py)
+        return Response(refused.text, refused.status, mimetype="text/plain", headers={"Retry-After": "20"})
     if channel is None:
         abort(404)
-    resp = Response(stream(channel, seen, current_app.config.get("LIVE_HEARTBEAT_SECONDS", 25)),
+    resp = Response(stream(hub, channel, seen, current_app.config.get("LIVE_HEARTBEAT_SECONDS", 25)),
                     mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-    resp.call_on_close(lambda: hub.close(canonical, channel))
+    resp.call_on_close(lambda: hub.close(canonical, channel, client))
     return resp
 
 

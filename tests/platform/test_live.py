@@ -231,7 +231,9 @@ def test_one_process_holds_more_open_streams_than_select_could_and_wakes_them_al
         pytest.skip(f"this machine allows only {hard} open files per process")
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard) if hard != resource.RLIM_INFINITY else 4096, hard))
     env = {**_without_redis(), "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}",
-           "SECRET_KEY": "live-test", "PYTHONPATH": str(ROOT)}
+           "SECRET_KEY": "live-test", "PYTHONPATH": str(ROOT),
+           # one client holding them all: no per-client bound here (tests/platform/test_stalls.py has those)
+           "MAX_STREAMS_PER_CLIENT": "0", "MAX_CONNECTIONS_PER_CLIENT": "0"}
     port = _free_port()
     log = open(tmp_path / "server.log", "w")
     server = subprocess.Popen([sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port)],
