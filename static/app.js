@@ -108,12 +108,22 @@ Object.assign(htmx.config, {
     const body = new URLSearchParams(cfg.formData);
     const game = gameNo();
     if (game) body.set("game_no", game);
-    q.taps.push({id: randomKey(), url: pathOf(cfg.path), body: body.toString(),
-                 csrf: (cfg.headers && cfg.headers["X-CSRF-Token"]) || ""});
+    const tap = {id: randomKey(), url: pathOf(cfg.path), body: body.toString(),
+                 csrf: (cfg.headers && cfg.headers["X-CSRF-Token"]) || ""};
+    q.taps.push(tap);
     save(q);
-    // The sheet stays as it was, so its next tap needs a key of its own (the server applies a key once).
+    // The sheet's next tap needs a key of its own (the server applies a key once).
     document.querySelectorAll('input[name="key"]').forEach((input) => { input.value = randomKey(); });
+    drawKept(tap);
     retryLater();
+  }
+  // A kept tap moves the sheet on as its answer would (the game's script listens: the dice cleared, the
+  // box or the round shown as kept), so the next tap starts from what the player sees, never from the
+  // last one's leftovers. Only what was tapped is drawn: the rules' verdict waits for the server.
+  function sheetOf(url) { return url.replace(/\/(entries|undo)$/, ""); }
+  function drawKept(tap, replay) {
+    if (sheetOf(tap.url) !== location.pathname) return;
+    document.dispatchEvent(new CustomEvent("companion:kept", {detail: {url: tap.url, body: new URLSearchParams(tap.body), replay: Boolean(replay)}}));
   }
 
   // ---- what the phone shows: a polite status line above the sheet ----
@@ -140,10 +150,17 @@ Object.assign(htmx.config, {
     return b;
   }
   function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
+  function offlineText() {
+    const copy = document.documentElement.dataset.offlineCopy;
+    const when = copy && new Date(copy).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+    return "No connection" + (when ? ": this is the sheet as this phone last saw it, at " + when : "") +
+      ". Taps are kept on this phone and sent once the connection is back.";
+  }
   function show(q) {
     const box = document.getElementById("tap-queue");
-    if (!box && !q.taps.length && !q.refused) return;
+    if (!box && !q.taps.length && !q.refused && navigator.onLine) return;
     const parts = [];
+    if (!navigator.onLine) parts.push(line(offlineText(), "offline", "banner offline"));
     if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
     if (q.held && q.taps.length) {
       parts.push(line(taps(q.taps.length) + " after it " + (q.taps.length === 1 ? "is" : "are") +
@@ -155,7 +172,7 @@ Object.assign(htmx.config, {
       parts.push(button("OK", "dismiss"));
     }
     if (previewOff) {
-      parts.push(line("No connection: the preview is unavailable until it is back. Taps are kept.",
+      parts.push(line("The preview is unavailable until the connection is back.",
                       "preview-offline", "small-print"));
     }
     (box || region()).replaceChildren(...parts);
@@ -195,8 +212,7 @@ Object.assign(htmx.config, {
   }
   function drawAnswer(tap, answer) {
     // Only the sheet the tap came from, and only the sheet fragment (200 or a rules refusal).
-    const sheetPath = tap.url.replace(/\/(entries|undo)$/, "");
-    if (!window.htmx || location.pathname !== sheetPath || !document.getElementById("sheet")) return;
+    if (!window.htmx || location.pathname !== sheetOf(tap.url) || !document.getElementById("sheet")) return;
     if (answer.ok || answer.status === 422 || answer.status === 409) {
       htmx.swap("#sheet", answer.text, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
     }
@@ -229,17 +245,20 @@ Object.assign(htmx.config, {
       sending = false;
       const q = load();
       if (q.taps.length && !q.held) retryLater();
+      if (!q.taps.length && navigator.onLine && offlineCopy()) location.reload();  // back to the real sheet
     }
   }
   document.addEventListener("click", (evt) => {
     const b = evt.target.closest && evt.target.closest("[data-tap-queue]");
     if (!b) return;
     const q = load();
+    const dropped = b.dataset.tapQueue === "drop" && q.taps.some((tap) => sheetOf(tap.url) === location.pathname);
     if (b.dataset.tapQueue === "drop") q.taps = [];
     q.held = false;
     q.refused = null;
     save(q);
-    flush();
+    if (dropped) location.reload();  // the sheet still shows the dropped taps as kept: draw it afresh
+    else flush();
   });
 
   // ---- htmx: keep a tap instead of sending it, skip previews while offline ----
@@ -301,9 +320,52 @@ Object.assign(htmx.config, {
   window.addEventListener("offline", () => show(load()));
   window.addEventListener("storage", (evt) => { if (evt.key === STORE) show(load()); });
   document.addEventListener("DOMContentLoaded", () => {
+    load().taps.forEach((tap) => drawKept(tap, true));  // a reload (offline: the copy the service worker kept) shows them too
     show(load());
     flush();
+    startOfflineCopies();
   });
+
+  // ---- a sheet that opens without a connection ----
+  // The service worker (static/sw.js; only where the browser allows one: https, or the server's own
+  // machine, not a plain-http LAN address) answers from a cache when the network does not. What it
+  // serves for a sheet is the copy made here: the page as the player last saw it, once it shows only
+  // what the server drew (nothing waiting, no request out), with the files it loads.
+  const COPIES = "companion-offline-v1";  // static/sw.js reads the same cache
+  const SHEET_PAGE = /\/t\/[^/]+\/s\/\d+$/;
+  let copyTimer = null;
+  function offlineCopy() { return document.documentElement.dataset.offlineCopy; }
+  function keepCopySoon() {
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(keepCopy, 300);
+  }
+  function pageCopy() {
+    const page = document.documentElement.cloneNode(true);
+    page.querySelectorAll("#tap-queue, #notice").forEach((el) => el.remove());
+    page.querySelectorAll("#announce").forEach((el) => { el.textContent = ""; });
+    page.dataset.offlineCopy = new Date().toISOString();
+    return new Response("<!doctype html>\n" + page.outerHTML, {headers: {"Content-Type": "text/html; charset=utf-8"}});
+  }
+  async function keepCopy() {
+    if (!navigator.onLine || load().taps.length || offlineCopy() || document.querySelector(".htmx-request")) return;
+    try {
+      const cache = await caches.open(COPIES);
+      await cache.put(location.pathname, pageCopy());
+      const files = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=manifest]");
+      for (const url of Array.from(files, (el) => el.src || el.href)) {
+        if (!(await cache.match(url))) await cache.add(url);
+      }
+    } catch (e) { /* no room, or the connection went: the copy made before stays */ }
+  }
+  function startOfflineCopies() {
+    const worker = document.body.dataset.serviceWorker;
+    if (!worker || !("serviceWorker" in navigator) || !window.caches) return;
+    navigator.serviceWorker.register(worker).catch(() => { /* refused: taps are still kept (above) */ });
+    if (!SHEET_PAGE.test(location.pathname)) return;
+    keepCopySoon();
+    document.addEventListener("htmx:afterSettle", keepCopySoon);
+    document.addEventListener("companion:sent", keepCopySoon);
+  }
 })();
 
 // Live updates. The page holds its table's stream (htmx's SSE extension on #live); each event names

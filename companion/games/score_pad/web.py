@@ -97,5 +97,5 @@ WEB = GameWeb(
     sheet_context=sheet_context,
     create_options=create_options,
     options_template="score_pad/options.html",
-    assets=("score_pad/pad.css",),
+    assets=("score_pad/pad.css", "score_pad/sheet.js"),
 )
