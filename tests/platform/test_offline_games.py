@@ -5,6 +5,9 @@ on the sheet at once as kept. (DiceZ: tests/platform/test_offline_taps.py.) Real
 in Playwright's offline mode, phone-sized; screenshots of the changed screens go to test-artifacts/."""
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 from playwright.sync_api import expect
 
@@ -71,3 +74,120 @@ def test_score_pad_offline_entries_show_as_kept_and_a_second_tap_on_enter_is_no_
     expect(tid(cleo, "my-total")).to_have_text("26")
     expect(tid(cleo, "cell-2-0")).not_to_have_attribute("data-kept", "yes")
     assert [(e["kind"], e["points"]) for e in entries(base, table_code(join))] == [("score", 17), ("score", 9)]
+
+
+# ---- Dice and Slice ---------------------------------------------------------------------------
+GHOST_DOTS = """() => { const svg = document.querySelector('#sheet svg.ds-sheet[data-tap]');
+  const cell = Number(svg.dataset.cell) || 10;
+  return Array.from(svg.querySelectorAll('[data-testid=ghost-new], [data-testid=ghost-overlap]'),
+                    (c) => [Math.round(c.cx.baseVal.value / cell), Math.round(c.cy.baseVal.value / cell)]); }"""
+
+
+def offline_step(page, tap, kept_text: str, shot: str | None = None) -> None:
+    """One step of a turn tapped without a connection: kept, shown as kept, its controls at rest."""
+    go_offline(page)
+    tap()
+    expect(tid(page, "kept")).to_contain_text(kept_text)
+    expect(page.locator(WAITING)).to_have_text("1 tap waiting for the connection")
+    if shot:
+        snap(page, shot)
+    back_online(page)
+
+
+def dice_and_slice_turn(page, faces) -> list:
+    """Roll, choose and place, each step tapped offline; returns the entries the taps stand for."""
+    def roll():
+        for die, face in zip("AB", faces):
+            page.locator(f'[data-testid="face-{die}-{face}"] + span').click()
+        tid(page, "enter-roll").click()
+        expect(tid(page, "enter-roll")).to_be_disabled()
+
+    offline_step(page, roll, f"the roll, die A {faces[0]} and die B {faces[1]}", shot="offline-dice-and-slice-roll-kept")
+    offline_step(page, lambda: tid(page, "choose-A").click(), "your choice of die A")
+    expect(tid(page, "place")).to_be_enabled()
+    dots = sorted(page.evaluate(GHOST_DOTS))
+    offline_step(page, lambda: tid(page, "place").click(), "your pattern")
+    tapped = [("roll", {"A": faces[0], "B": faces[1]}), ("choose", "A"), ("place", dots)]
+    if tid(page, "skip-bonus").count():  # a topping's bonus dot: skipped, online
+        tid(page, "skip-bonus").click()
+        tapped.append(("skip_bonus", None))
+    return tapped
+
+
+def logged(entry):
+    kind = entry["kind"]
+    detail = {"roll": lambda: entry["faces"], "choose": lambda: entry["die"],
+              "place": lambda: sorted(entry["dots"]), "skip_bonus": lambda: None}[kind]()
+    return kind, detail
+
+
+def test_dice_and_slice_offline_steps_reach_the_server_as_tapped(servers, phone):
+    base = servers[1]
+    host = phone()
+    host.goto(base + "/")
+    host.check('input[name="game"][value="dice_and_slice"]')
+    fill_players(host, ["Ann"])
+    host.click("text=Start the table")
+    join = host.locator(".join-url").get_attribute("href")
+    ann = phone()
+    join_as(ann, join, "Ann")
+    settled(ann)
+    tapped = dice_and_slice_turn(ann, (6, 3))
+    expect(tid(ann, "turn")).to_contain_text("Turn 2")
+    tapped += dice_and_slice_turn(ann, (2, 5))
+    expect(tid(ann, "turn")).to_contain_text("Turn 3")
+    assert [logged(e) for e in entries(base, table_code(join))] == [
+        (kind, [list(d) for d in detail] if kind == "place" else detail) for kind, detail in tapped]
+
+
+# ---- Pizza Theory -----------------------------------------------------------------------------
+def new_table(base: str, game: str, players, options) -> str:
+    """A table made through the JSON API (no seat tokens: the phones take the seats); its join URL."""
+    body = json.dumps({"game": game, "players": players, "options": options, "seat_tokens": False}).encode()
+    req = urllib.request.Request(base + "/api/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req) as resp:
+        return json.loads(resp.read())["join_url"]
+
+
+def place_first_allowed(page) -> str:
+    """Tap the first space the phone marks as allowed; returns its value ("x,y")."""
+    expect(tid(page, "instruction")).to_contain_text("Your turn")
+    space = page.locator("button.pt-space.legal").first
+    value = space.get_attribute("value")
+    space.click()
+    return value
+
+
+def test_pizza_theory_offline_topping_and_cut_reach_the_server_as_tapped(servers, phone):
+    base = servers[0]
+    join = new_table(base, "pizza_theory", ["Ann", "Ben", "Cy"], {"first_seat": 0})
+    ann, ben, cy = phone(), phone(), phone()
+    for page, name in ((ann, "Ann"), (ben, "Ben"), (cy, "Cy")):
+        join_as(page, join, name)
+    settled(ann)
+    go_offline(ann)
+    space = place_first_allowed(ann)  # Ann's topping, tapped offline: kept, and no second one taken
+    expect(tid(ann, "kept")).to_have_text("Kept on this phone: your topping is sent once the connection is back.")
+    expect(ann.locator(f'[data-testid="space-{space}"]')).to_have_class("pt-space legal pending kept")
+    expect(ann.locator("button.pt-space:enabled")).to_have_count(0)
+    snap(ann, "offline-pizza-theory-topping-kept")
+    back_online(ann)
+    for page in (ben, cy):
+        place_first_allowed(page)
+    expect(tid(ann, "instruction")).to_contain_text("Choose your cut")
+    settled(ann)
+    go_offline(ann)  # her cut, and a change of mind, both offline
+    tid(ann, "line-2").click()
+    expect(tid(ann, "kept")).to_contain_text("your cut, line 2")
+    tid(ann, "line-5").click()
+    expect(tid(ann, "kept")).to_contain_text("your cut, line 5")
+    expect(tid(ann, "line-5")).to_have_attribute("aria-pressed", "true")
+    expect(ann.locator(WAITING)).to_have_text("2 taps waiting for the connection")
+    back_online(ann)
+    tid(ben, "line-1").click()
+    expect(tid(ben, "line-1")).to_have_attribute("aria-pressed", "true")
+    tid(cy, "line-3").click()  # the last choice reveals the round
+    expect(tid(ann, "reveal")).to_be_visible()
+    log = [e for e in entries(base, table_code(join)) if e["seat"] == 0]
+    assert [(e["kind"], e.get("space"), e.get("line")) for e in log] == [
+        ("place", [int(v) for v in space.split(",")], None), ("cut", None, 2), ("cut", None, 5)]
