@@ -151,16 +151,17 @@ Object.assign(htmx.config, {
   }
   function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
   function offlineText() {
-    const copy = document.documentElement.dataset.offlineCopy;
+    const copy = offlineCopy();
     const when = copy && new Date(copy).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
     return "No connection" + (when ? ": this is the sheet as this phone last saw it, at " + when : "") +
       ". Taps are kept on this phone and sent once the connection is back.";
   }
   function show(q) {
     const box = document.getElementById("tap-queue");
-    if (!box && !q.taps.length && !q.refused && navigator.onLine) return;
+    const offline = !navigator.onLine || Boolean(offlineCopy());  // a copy: the server did not answer
+    if (!box && !q.taps.length && !q.refused && !offline) return;
     const parts = [];
-    if (!navigator.onLine) parts.push(line(offlineText(), "offline", "banner offline"));
+    if (offline) parts.push(line(offlineText(), "offline", "banner offline"));
     if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
     if (q.held && q.taps.length) {
       parts.push(line(taps(q.taps.length) + " after it " + (q.taps.length === 1 ? "is" : "are") +
@@ -245,7 +246,6 @@ Object.assign(htmx.config, {
       sending = false;
       const q = load();
       if (q.taps.length && !q.held) retryLater();
-      if (!q.taps.length && navigator.onLine && offlineCopy()) location.reload();  // back to the real sheet
     }
   }
   document.addEventListener("click", (evt) => {
@@ -316,6 +316,7 @@ Object.assign(htmx.config, {
     previewOff = false;
     show(load());
     flush();
+    leaveCopy();
   });
   window.addEventListener("offline", () => show(load()));
   window.addEventListener("storage", (evt) => { if (evt.key === STORE) show(load()); });
@@ -324,6 +325,7 @@ Object.assign(htmx.config, {
     show(load());
     flush();
     startOfflineCopies();
+    leaveCopy();
   });
 
   // ---- a sheet that opens without a connection ----
@@ -356,6 +358,22 @@ Object.assign(htmx.config, {
         if (!(await cache.match(url))) await cache.add(url);
       }
     } catch (e) { /* no room, or the connection went: the copy made before stays */ }
+  }
+  let asking = false;
+  async function leaveCopy() {
+    // A copy gives way to the sheet itself as soon as the server answers (the reload keeps the taps).
+    if (!offlineCopy() || !navigator.onLine || asking) return;
+    asking = true;
+    try {
+      const resp = await fetch(location.pathname, {credentials: "same-origin", cache: "no-store"});
+      if (resp.ok) {
+        location.reload();
+        return;
+      }
+    } catch (e) { /* still no answer */ } finally {
+      asking = false;
+    }
+    setTimeout(leaveCopy, RETRY_MS);
   }
   function startOfflineCopies() {
     const worker = document.body.dataset.serviceWorker;
