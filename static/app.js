@@ -126,57 +126,10 @@ Object.assign(htmx.config, {
     document.dispatchEvent(new CustomEvent("companion:kept", {detail: {url: tap.url, body: new URLSearchParams(tap.body), replay: Boolean(replay)}}));
   }
 
-  // ---- what the phone shows: a polite status line above the sheet ----
+  // ---- what the phone shows: static/offline.js draws it, loaded once the page is up (see later()) ----
   let previewOff = false;
-  function region() {
-    const box = ensureBox("tap-queue", "div", "tap-queue", "status", document.querySelector("main") || document.body);
-    box.dataset.testid = "tap-queue";
-    return box;
-  }
-  function line(text, testid, className) {
-    const p = document.createElement("p");
-    p.textContent = text;
-    p.dataset.testid = testid;
-    if (className) p.className = className;
-    return p;
-  }
-  function button(text, action) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "secondary";
-    b.textContent = text;
-    b.dataset.tapQueue = action;
-    b.dataset.testid = "taps-" + action;
-    return b;
-  }
-  function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
-  function offlineText() {
-    const copy = offlineCopy();
-    const when = copy && new Date(copy).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-    return "No connection" + (when ? ": this is the sheet as this phone last saw it, at " + when : "") +
-      ". Taps are kept on this phone and sent once the connection is back.";
-  }
   function show(q) {
-    const box = document.getElementById("tap-queue");
-    const offline = !navigator.onLine || Boolean(offlineCopy());  // a copy: the server did not answer
-    if (!box && !q.taps.length && !q.refused && !offline) return;
-    const parts = [];
-    if (offline) parts.push(line(offlineText(), "offline", "banner offline"));
-    if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
-    if (q.held && q.taps.length) {
-      parts.push(line(taps(q.taps.length) + " after it " + (q.taps.length === 1 ? "is" : "are") +
-                      " held back.", "taps-held"), button("Send " + (q.taps.length === 1 ? "it" : "them"), "send"),
-                 button("Drop " + (q.taps.length === 1 ? "it" : "them"), "drop"));
-    } else if (q.taps.length) {
-      parts.push(line(taps(q.taps.length) + " waiting for the connection", "taps-waiting", "banner"));
-    } else if (q.refused) {
-      parts.push(button("OK", "dismiss"));
-    }
-    if (previewOff) {
-      parts.push(line("The preview is unavailable until the connection is back.",
-                      "preview-offline", "small-print"));
-    }
-    (box || region()).replaceChildren(...parts);
+    document.dispatchEvent(new CustomEvent("companion:queue", {detail: {queue: q, previewOff: previewOff}}));
   }
 
   // ---- sending them, oldest first, once the connection is back ----
@@ -316,74 +269,25 @@ Object.assign(htmx.config, {
     previewOff = false;
     show(load());
     flush();
-    leaveCopy();
   });
   window.addEventListener("offline", () => show(load()));
   window.addEventListener("storage", (evt) => { if (evt.key === STORE) show(load()); });
+  // The offline part (static/offline.js, the game's own after it: what waits, what each kept tap looks
+  // like on the sheet, the copy a reload opens without a connection) comes once the page is up.
+  function later() {
+    const src = document.body.dataset.offlineJs;
+    if (!src || document.getElementById("offline-js")) return;
+    const script = Object.assign(document.createElement("script"), {id: "offline-js", src: src});
+    script.onload = () => {
+      load().taps.forEach((tap) => drawKept(tap, true));  // a reload (offline: the copy) shows them too
+      show(load());
+    };
+    document.head.append(script);
+  }
   document.addEventListener("DOMContentLoaded", () => {
-    load().taps.forEach((tap) => drawKept(tap, true));  // a reload (offline: the copy the service worker kept) shows them too
-    show(load());
     flush();
-    startOfflineCopies();
-    leaveCopy();
+    later();
   });
-
-  // ---- a sheet that opens without a connection ----
-  // The service worker (static/sw.js; only where the browser allows one: https, or the server's own
-  // machine, not a plain-http LAN address) answers from a cache when the network does not. What it
-  // serves for a sheet is the copy made here: the page as the player last saw it, once it shows only
-  // what the server drew (nothing waiting, no request out), with the files it loads.
-  const COPIES = "companion-offline-v1";  // static/sw.js reads the same cache
-  const SHEET_PAGE = /\/t\/[^/]+\/s\/\d+$/;
-  let copyTimer = null;
-  function offlineCopy() { return document.documentElement.dataset.offlineCopy; }
-  function keepCopySoon() {
-    clearTimeout(copyTimer);
-    copyTimer = setTimeout(keepCopy, 300);
-  }
-  function pageCopy() {
-    const page = document.documentElement.cloneNode(true);
-    page.querySelectorAll("#tap-queue, #notice").forEach((el) => el.remove());
-    page.querySelectorAll("#announce").forEach((el) => { el.textContent = ""; });
-    page.dataset.offlineCopy = new Date().toISOString();
-    return new Response("<!doctype html>\n" + page.outerHTML, {headers: {"Content-Type": "text/html; charset=utf-8"}});
-  }
-  async function keepCopy() {
-    if (!navigator.onLine || load().taps.length || offlineCopy() || document.querySelector(".htmx-request")) return;
-    try {
-      const cache = await caches.open(COPIES);
-      await cache.put(location.pathname, pageCopy());
-      const files = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=manifest]");
-      for (const url of Array.from(files, (el) => el.src || el.href)) {
-        if (!(await cache.match(url))) await cache.add(url);
-      }
-    } catch (e) { /* no room, or the connection went: the copy made before stays */ }
-  }
-  let asking = false;
-  async function leaveCopy() {
-    // A copy gives way to the sheet itself as soon as the server answers (the reload keeps the taps).
-    if (!offlineCopy() || !navigator.onLine || asking) return;
-    asking = true;
-    try {
-      const resp = await fetch(location.pathname, {credentials: "same-origin", cache: "no-store"});
-      if (resp.ok) {
-        location.reload();
-        return;
-      }
-    } catch (e) { /* still no answer */ } finally {
-      asking = false;
-    }
-    setTimeout(leaveCopy, RETRY_MS);
-  }
-  function startOfflineCopies() {
-    const worker = document.body.dataset.serviceWorker;
-    if (!worker || !("serviceWorker" in navigator) || !window.caches) return;
-    navigator.serviceWorker.register(worker).catch(() => { /* refused: taps are still kept (above) */ });
-    if (!SHEET_PAGE.test(location.pathname)) return;
-    keepCopySoon();
-    document.addEventListener("htmx:afterSettle", keepCopySoon);
-    document.addEventListener("companion:sent", keepCopySoon);
-  }
 })();
 
 // Live updates. The page holds its table's stream (htmx's SSE extension on #live); each event names

@@ -56,40 +56,8 @@
     if (!f || !button || !f.contains(button) || !window.htmx) return;
     evt.preventDefault();
     draw(f, tapped(f, button));
-    // offline the preview cannot come: the scores shown were for the dice before, so they go
-    if (!navigator.onLine) forgetPreview(f);
     // the fieldset asks for the preview on "change" (hx-trigger); hidden inputs fire none themselves
     button.closest("fieldset").dispatchEvent(new Event("change", {bubbles: true}));
-  });
-
-  function forgetPreview(f) {
-    f.querySelectorAll("button.score:not(.kept)").forEach((box) => {
-      box.textContent = "–";
-      box.classList.remove("zero");
-      box.classList.add("pending");
-      box.setAttribute("aria-label", "Score in " + box.dataset.label);
-    });
-  }
-  // A score kept on the phone while offline (static/app.js): the sheet moves on as after an entry,
-  // the dice cleared for the next turn; the box says it is kept and cannot be tapped again. What it
-  // scores is the rules' to say, once the server has it.
-  document.addEventListener("companion:kept", (evt) => {
-    const f = form();
-    const category = evt.detail.body.get("category");
-    if (!f || !category || !f.querySelector("[data-dice-cursor]")) return;
-    const box = f.querySelector('button.score[value="' + CSS.escape(category) + '"]');
-    if (box) {
-      box.disabled = true;
-      box.classList.add("kept");
-      box.textContent = "kept";
-      box.setAttribute("aria-label", box.dataset.label + ": kept on this phone until the connection is back");
-      box.dataset.testid = "kept-" + category;
-    }
-    for (let i = 0; i < 5; i++) valueInput(f, i).value = "";
-    draw(f, 0);
-    forgetPreview(f);
-    const first = f.querySelector('[data-face="1"]');
-    if (first && !evt.detail.replay) first.focus({preventScroll: true});
   });
 
   // After an entry, an undo or a refusal the whole sheet is new: back to the top, ready for the dice.

@@ -97,5 +97,6 @@ WEB = GameWeb(
     sheet_context=sheet_context,
     create_options=create_options,
     options_template="score_pad/options.html",
-    assets=("score_pad/pad.css", "score_pad/sheet.js"),
+    assets=("score_pad/pad.css",),
+    offline_scripts=("score_pad/offline.js",),
 )

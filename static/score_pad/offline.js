@@ -1,4 +1,4 @@
-// Score pad, progressive enhancement only: the form works without this file.
+// Score pad, offline (loaded after static/offline.js once the page is up).
 (function () {
   "use strict";
   // A score kept on the phone while offline (static/app.js) shows at once in the pad, marked as kept,

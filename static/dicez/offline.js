@@ -1,0 +1,40 @@
+// DiceZ, offline (loaded after static/offline.js once the page is up).
+(function () {
+  "use strict";
+  function form() { return document.getElementById("dice-form"); }
+  // Offline no preview can come: the scores the boxes showed were for the dice before, so they go.
+  function forgetPreview(f) {
+    f.querySelectorAll("button.score:not(.kept-mark)").forEach((box) => {
+      box.textContent = "–";
+      box.classList.remove("zero");
+      box.classList.add("pending");
+      box.setAttribute("aria-label", "Score in " + box.dataset.label);
+    });
+  }
+  document.addEventListener("click", (evt) => {
+    const f = form();
+    const button = evt.target.closest && evt.target.closest("[data-face], [data-slot], [data-clear]");
+    if (f && button && f.contains(button) && !navigator.onLine) forgetPreview(f);
+  });
+  // A score kept on the phone (static/app.js): the sheet moves on as after an entry, the dice cleared
+  // for the next turn (as the ✕ does); the box says it is kept and takes no second tap. What it scores
+  // is the rules' to say, once the server has it.
+  document.addEventListener("companion:kept", (evt) => {
+    const f = form();
+    const category = evt.detail.body.get("category");
+    const clear = f && f.querySelector("[data-clear]");
+    if (!clear || !category) return;
+    const box = f.querySelector('button.score[value="' + CSS.escape(category) + '"]');
+    if (box) {
+      box.disabled = true;
+      box.classList.add("kept-mark");
+      box.textContent = "kept";
+      box.setAttribute("aria-label", box.dataset.label + ": kept on this phone until the connection is back");
+      box.dataset.testid = "kept-" + category;
+    }
+    clear.click();
+    forgetPreview(f);
+    const first = f.querySelector('[data-face="1"]');
+    if (first && !evt.detail.replay) first.focus({preventScroll: true});
+  });
+})();
