@@ -4,6 +4,7 @@ rules refused any of them. Real servers, real Chromium in Playwright's offline m
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -11,7 +12,8 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import fill_players, join_as, start_dicez_table, table_code, tap_dice
+from tests.browser_fixtures import (ROOT, fill_players, free_ports, join_as, start_dicez_table, start_server, table_code,
+                                   tap_dice)
 
 pytestmark = pytest.mark.browser
 
@@ -264,3 +266,36 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_and_counts_once(servers, phon
     assert scored(base, code) == [("dicez", [6, 6, 6, 6, 6])]  # once
     expect(ann.locator('[data-testid="box-dicez"]')).to_have_text("50")
     expect(ann.locator('[data-testid="my-total"]')).to_have_text("50")
+
+
+def test_a_sheet_whose_server_is_gone_opens_as_last_seen_and_gives_way_once_it_is_back(tmp_path, phone):
+    """The phone still has Wi-Fi but the server does not answer (it was stopped): a reload opens the
+    copy, says so, keeps a tap, does not reload over and over, and is the sheet itself again once the
+    server is back, with the tap sent once."""
+    port = free_ports(1)[0]
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite'}",
+           "SECRET_KEY": "browser-test-secret", "PYTHONPATH": str(ROOT)}
+    server = start_server(port, env, tmp_path / "server.log")
+    try:
+        ann, code = dicez_seat(phone, base)
+        server.terminate()
+        server.wait(timeout=10)
+        loads = []
+        ann.on("load", lambda page: loads.append(page.url))
+        ann.reload()
+        expect(ann.locator('[data-testid="offline"]')).to_contain_text("this is the sheet as this phone last saw it")
+        assert ann.evaluate("navigator.onLine")  # the phone itself believes it is online
+        tap_faces(ann, [4, 4, 4, 4, 2])
+        ann.locator('[data-testid="score-fours"]').click()  # unanswered: kept
+        expect(ann.locator('[data-testid="kept-fours"]')).to_be_visible()
+        ann.wait_for_timeout(4000)  # longer than the 3 s between its tries: the copy stays put meanwhile
+        assert len(loads) == 1
+        server = start_server(port, env, tmp_path / "server.log")
+        expect(ann.locator('[data-testid="offline"]')).to_have_count(0)
+        expect(ann.locator('[data-testid="box-fours"]')).to_have_text("16")
+        expect(ann.locator(WAITING)).to_have_count(0)
+        assert scored(base, code) == [("fours", [4, 4, 4, 4, 2])]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
