@@ -82,6 +82,14 @@
     (box || region()).replaceChildren(...parts);
   }
   document.addEventListener("companion:queue", (evt) => show(evt.detail.queue, evt.detail.previewOff));
+  // An undo kept on the phone: it takes back the last entry, the kept ones included, once it is sent.
+  document.addEventListener("companion:kept", (evt) => {
+    const undo = /\/undo$/.test(evt.detail.url) && document.querySelector("#undo-box button");
+    if (!undo) return;
+    undo.disabled = true;
+    undo.classList.add("kept-mark");
+    undo.textContent = "Undo kept: sent once the connection is back";
+  });
 
   // ---- a sheet that opens without a connection ----
   // The service worker (static/sw.js; only where the browser allows one: https, or the server's own

@@ -192,6 +192,26 @@ def score_offline_turns(page, turns) -> None:
         expect(page.locator(f'[data-testid="kept-{box}"]')).to_be_visible()
 
 
+def test_an_undo_tapped_offline_shows_as_kept_and_takes_back_the_entry_kept_before_it(servers, phone):
+    base = servers[1]
+    ann, code = dicez_seat(phone, base)
+    tap_faces(ann, [6, 6, 5, 5, 1])
+    ann.locator('[data-testid="score-chance"]').click()
+    expect(ann.locator('[data-testid="box-chance"]')).to_have_text("23")
+    go_offline(ann)
+    score_offline_turns(ann, [([1, 1, 2, 3, 4], "ones")])
+    ann.locator('[data-testid="undo"]').click()
+    expect(ann.locator('[data-testid="undo"]')).to_have_text("Undo kept: sent once the connection is back")
+    expect(ann.locator('[data-testid="undo"]')).to_be_disabled()
+    expect(ann.locator(WAITING)).to_have_text("2 taps waiting for the connection")
+    ann.context.set_offline(False)
+    expect(ann.locator(WAITING)).to_have_count(0)
+    expect(ann.locator('[data-testid="score-ones"]')).to_be_enabled()  # open again
+    expect(ann.locator('[data-testid="my-total"]')).to_have_text("23")
+    assert [e["kind"] for e in entries(base, code)] == ["score", "score", "undo"]
+    assert scored(base, code) == [("chance", [6, 6, 5, 5, 1]), ("ones", [1, 1, 2, 3, 4])]
+
+
 def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it(servers, phone):
     base = servers[0]
     join = start_dicez_table(phone(), base, ["Ann", "Bob"])  # turns in seat order
