@@ -32,7 +32,8 @@
       box.setAttribute("aria-label", box.dataset.label + ": kept on this phone until the connection is back");
       box.dataset.testid = "kept-" + category;
     }
-    clear.click();
+    // (a page the server just drew after a reload has no dice yet: no preview asked for, to draw over the marks)
+    if (!evt.detail.replay || !navigator.onLine) clear.click();
     forgetPreview(f);
     const first = f.querySelector('[data-face="1"]');
     if (first && !evt.detail.replay) first.focus({preventScroll: true});
