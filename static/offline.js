@@ -110,15 +110,31 @@
     page.dataset.offlineCopy = new Date().toISOString();
     return new Response("<!doctype html>\n" + page.outerHTML, {headers: {"Content-Type": "text/html; charset=utf-8"}});
   }
+  const MOST_SHEETS = 8;  // copies kept: the sheets this phone opened last
+  async function keepFiles(cache) {
+    const files = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=manifest]");
+    const wanted = Array.from(files, (el) => new URL(el.src || el.href));
+    for (const url of wanted) {
+      if (!(await cache.match(url.href))) await cache.add(url.href);
+    }
+    // an older version of the same file (before the server was updated) is no longer needed
+    for (const request of await cache.keys()) {
+      const url = new URL(request.url);
+      if (wanted.some((w) => w.pathname === url.pathname && w.search !== url.search)) await cache.delete(request);
+    }
+  }
+  async function forgetOldSheets(cache) {
+    const sheets = (await cache.keys()).filter((request) => SHEET_PAGE.test(new URL(request.url).pathname));
+    for (const request of sheets.slice(0, Math.max(sheets.length - MOST_SHEETS, 0))) await cache.delete(request);
+  }
   async function keepCopy() {
     if (!navigator.onLine || queue.taps.length || offlineCopy() || document.querySelector(".htmx-request")) return;
     try {
       const cache = await caches.open(COPIES);
+      await cache.delete(location.pathname);  // put last: the oldest copies are the first ones listed
       await cache.put(location.pathname, pageCopy());
-      const files = document.querySelectorAll("script[src], link[rel=stylesheet], link[rel=manifest]");
-      for (const url of Array.from(files, (el) => el.src || el.href)) {
-        if (!(await cache.match(url))) await cache.add(url);
-      }
+      await keepFiles(cache);
+      await forgetOldSheets(cache);
     } catch (e) { /* no room, or the connection went: the copy made before stays */ }
   }
   let asking = false;

@@ -39,7 +39,10 @@
     mark.className = "kept-mark";
     mark.title = "kept on this phone until the connection is back";
     mark.textContent = points;
-    cell.replaceChildren(mark);
+    const said = document.createElement("span");
+    said.className = "sr-only";
+    said.textContent = " (kept on this phone, not sent yet)";
+    cell.replaceChildren(mark, said);
     cell.dataset.kept = "yes";
   }
   function keptLine(text) {
