@@ -8,7 +8,7 @@
 
   // ---- the look of what is kept: a few rules, set through the CSS object model (no inline <style>) ----
   const KEPT_LOOK = [
-    ".kept-mark { color: var(--warn); outline: 2px dashed var(--warn); outline-offset: 1px; border-radius: 3px; }",
+    ".kept-mark { outline: 2px dashed var(--warn); outline-offset: 1px; border-radius: 3px; }",
     "button.kept-mark:disabled { opacity: 1; }",
     "span.kept-mark { padding: 0 3px; }",
     ".tap-queue .offline { border-left: 4px solid var(--warn); }",

@@ -6,19 +6,18 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.a11y import describe, screenshot, violations
 from tests.browser_fixtures import (ROOT, fill_players, free_ports, join_as, start_dicez_table, start_server, table_code,
                                    tap_dice)
 
 pytestmark = pytest.mark.browser
 
 WAITING = '[data-testid="taps-waiting"]'
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def entries(base: str, code: str) -> list[dict]:
@@ -87,8 +86,10 @@ def shown_dice(page) -> list[str]:
 
 
 def snap(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    """The screen as test-artifacts/<name>.png, once axe-core finds nothing serious on it."""
+    found = violations(page)
+    assert not found, describe(found)
+    screenshot(page, name)
 
 
 def test_dicez_taps_made_offline_wait_on_the_phone_and_reach_the_server_once_in_order(servers, phone):
