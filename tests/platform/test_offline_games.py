@@ -192,3 +192,27 @@ def test_pizza_theory_offline_topping_and_cut_reach_the_server_as_tapped(servers
     log = [e for e in entries(base, table_code(join)) if e["seat"] == 0]
     assert [(e["kind"], e.get("space"), e.get("line")) for e in log] == [
         ("place", [int(v) for v in space.split(",")], None), ("cut", None, 2), ("cut", None, 5)]
+
+
+def test_score_pad_entry_kept_offline_at_a_shared_pad_waits_for_the_round_as_online(servers, phone):
+    """With more than one player the next round opens only when everyone has entered this one (SP-5):
+    a kept entry leaves nothing to type, as an online one does, and says what is kept."""
+    base = servers[1]
+    join = start_score_pad(phone(), base, ["Ann", "Ben"], rounds=2)
+    ann, ben = phone(), phone()
+    join_as(ann, join, "Ann")
+    join_as(ben, join, "Ben")
+    settled(ann)
+    go_offline(ann)
+    tid(ann, "points").fill("10")
+    tid(ann, "enter-score").click()
+    expect(tid(ann, "kept")).to_have_text("Kept on this phone: 10 for round 1. It is sent once the connection is back.")
+    expect(tid(ann, "points")).to_be_hidden()
+    expect(tid(ann, "cell-1-0")).to_contain_text("10")
+    tid(ben, "points").fill("4")
+    tid(ben, "enter-score").click()
+    expect(tid(ben, "entered")).to_contain_text("You entered 4 for round 1")
+    back_online(ann)
+    expect(tid(ann, "points")).to_be_visible()  # round 2, drawn by the server
+    expect(ann.locator("label[for=points]")).to_have_text("Round 2 of 2: your score")
+    assert sorted((e["seat"], e["points"]) for e in entries(base, table_code(join))) == [(0, 10), (1, 4)]
