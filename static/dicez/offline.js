@@ -16,6 +16,18 @@
     const button = evt.target.closest && evt.target.closest("[data-face], [data-slot], [data-clear]");
     if (f && button && f.contains(button) && !navigator.onLine) forgetPreview(f);
   });
+  // A roll kept (roll by roll): listed with the rolls as kept; the dice stay for the next roll, as
+  // online, and the holds are for that roll to set.
+  function keptRoll(f, body) {
+    const rolls = f.querySelector('[data-testid="rolls"]');
+    if (!rolls) return;
+    const roll = document.createElement("span");
+    roll.className = "roll kept-mark";
+    roll.textContent = [0, 1, 2, 3, 4].map((i) => body.get("d" + i)).join(" ");
+    rolls.append(" ", roll);
+    rolls.firstChild.textContent = "Roll " + rolls.querySelectorAll(".roll").length + " of 3 recorded, the last kept on this phone.";
+    f.querySelectorAll('.hold-row input[type="checkbox"]').forEach((hold) => { hold.checked = false; });
+  }
   // A score kept on the phone (static/app.js): the sheet moves on as after an entry, the dice cleared
   // for the next turn (as the ✕ does); the box says it is kept and takes no second tap. What it scores
   // is the rules' to say, once the server has it.
@@ -23,6 +35,7 @@
     const f = form();
     const category = evt.detail.body.get("category");
     const clear = f && f.querySelector("[data-clear]");
+    if (clear && evt.detail.body.get("action") === "roll") keptRoll(f, evt.detail.body);
     if (!clear || !category) return;
     const box = f.querySelector('button.score[value="' + CSS.escape(category) + '"]');
     if (box) {

@@ -320,3 +320,38 @@ def test_a_sheet_whose_server_is_gone_opens_as_last_seen_and_gives_way_once_it_i
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_rolls_recorded_offline_are_listed_as_kept_and_reach_the_server_as_tapped(servers, phone):
+    """Roll by roll: each roll kept offline joins the rolls on the sheet, the dice stay for the next roll
+    (as online), and the server's log holds every roll and the score as they were tapped."""
+    base = servers[0]
+    body = json.dumps({"game": "dicez", "players": ["Ann"], "options": {"roll_by_roll": True}}).encode()
+    request = urllib.request.Request(base + "/api/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as resp:
+        table = json.loads(resp.read())
+    ann = phone()
+    ann.context.add_cookies([{"name": f"seat_{table['code']}", "value": table["seats"][0]["token"], "url": base}])
+    ann.goto(f"{base}/t/{table['code']}/s/0")
+    settled(ann)
+    go_offline(ann)
+    tap_faces(ann, [1, 2, 3, 4, 6])
+    ann.locator('[data-testid="record-roll"]').click()
+    expect(ann.locator('[data-testid="rolls"]')).to_have_text("Roll 1 of 3 recorded, the last kept on this phone. 1 2 3 4 6")
+    assert shown_dice(ann) == [["1"], ["2"], ["3"], ["4"], ["6"]]
+    for i in range(4):  # hold four dice, roll the last again: a 5
+        ann.locator(f'[data-testid="hold-{i}"]').locator("xpath=..").click()
+    ann.locator('[data-testid="die-4"]').click()
+    tap_faces(ann, [5])
+    ann.locator('[data-testid="record-roll"]').click()
+    expect(ann.locator('[data-testid="rolls"]')).to_contain_text("Roll 2 of 3 recorded")
+    expect(ann.locator('[data-testid="hold-0"]')).not_to_be_checked()  # the next roll's holds start afresh
+    ann.locator('[data-testid="score-large_straight"]').click()
+    expect(ann.locator('[data-testid="kept-large_straight"]')).to_be_visible()
+    assert shown_dice(ann) == [[]] * 5
+    expect(ann.locator(WAITING)).to_have_text("3 taps waiting for the connection")
+    ann.context.set_offline(False)
+    expect(ann.locator(WAITING)).to_have_count(0)
+    expect(ann.locator('[data-testid="box-large_straight"]')).to_have_text("40")
+    assert [(e["kind"], e.get("dice"), e.get("held")) for e in entries(base, table["code"])] == [
+        ("roll", [1, 2, 3, 4, 6], []), ("roll", [1, 2, 3, 4, 5], [0, 1, 2, 3]), ("score", [1, 2, 3, 4, 5], None)]
