@@ -261,8 +261,10 @@ Object.assign(htmx.config, {
     } else if (what === "preview") {
       previewOff = true;
       show(load());
-    } else {
-      notice("Not saved: no connection. Tap again when the phone is back online.");
+    } else {  // a step the server draws (a move, a choice to look at) saves nothing: it only cannot be shown
+      const get = evt.detail.requestConfig && evt.detail.requestConfig.verb === "get";
+      notice((get ? "No connection: this step needs the server." : "Not saved: no connection.") +
+             " Tap again when the phone is back online.");
     }
   });
   window.addEventListener("online", () => {

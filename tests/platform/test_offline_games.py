@@ -95,8 +95,10 @@ def offline_step(page, tap, kept_text: str, shot: str | None = None) -> None:
     back_online(page)
 
 
-def dice_and_slice_turn(page, faces) -> list:
-    """Roll, choose and place, each step tapped offline; returns the entries the taps stand for."""
+def dice_and_slice_turn(page, faces, try_a_move=False) -> list:
+    """Roll, choose and place, each step tapped offline; returns the entries the taps stand for. With
+    `try_a_move`, an arrow is tapped offline first: a move is drawn by the server, so the phone says it
+    needs the connection, and nothing is kept."""
     def roll():
         for die, face in zip("AB", faces):
             page.locator(f'[data-testid="face-{die}-{face}"] + span').click()
@@ -106,6 +108,13 @@ def dice_and_slice_turn(page, faces) -> list:
     offline_step(page, roll, f"the roll, die A {faces[0]} and die B {faces[1]}", shot="offline-dice-and-slice-roll-kept")
     offline_step(page, lambda: tid(page, "choose-A").click(), "your choice of die A")
     expect(tid(page, "place")).to_be_enabled()
+    if try_a_move:
+        go_offline(page)
+        tid(page, "move-left").click()
+        expect(page.locator("#notice")).to_have_text(
+            "No connection: this step needs the server. Tap again when the phone is back online.")
+        expect(page.locator(WAITING)).to_have_count(0)
+        back_online(page)
     dots = sorted(page.evaluate(GHOST_DOTS))
     offline_step(page, lambda: tid(page, "place").click(), "your pattern")
     tapped = [("roll", {"A": faces[0], "B": faces[1]}), ("choose", "A"), ("place", dots)]
@@ -133,7 +142,7 @@ def test_dice_and_slice_offline_steps_reach_the_server_as_tapped(servers, phone)
     ann = phone()
     join_as(ann, join, "Ann")
     settled(ann)
-    tapped = dice_and_slice_turn(ann, (6, 3))
+    tapped = dice_and_slice_turn(ann, (6, 3), try_a_move=True)
     expect(tid(ann, "turn")).to_contain_text("Turn 2")
     tapped += dice_and_slice_turn(ann, (2, 5))
     expect(tid(ann, "turn")).to_contain_text("Turn 3")
