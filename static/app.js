@@ -169,6 +169,7 @@ Object.assign(htmx.config, {
     if (!window.htmx || location.pathname !== sheetOf(tap.url) || !document.getElementById("sheet")) return;
     if (answer.ok || answer.status === 422 || answer.status === 409) {
       htmx.swap("#sheet", answer.text, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
+      load().taps.forEach((kept) => drawKept(kept, true));  // the ones still waiting stay marked on the new sheet
     }
   }
   function settle(tap, answer) {

@@ -128,7 +128,11 @@
     for (const request of sheets.slice(0, Math.max(sheets.length - MOST_SHEETS, 0))) await cache.delete(request);
   }
   async function keepCopy() {
-    if (!navigator.onLine || queue.taps.length || offlineCopy() || document.querySelector(".htmx-request")) return;
+    if (document.querySelector(".htmx-request")) {
+      keepCopySoon();  // a refresh or a tap is under way: once it is drawn
+      return;
+    }
+    if (!navigator.onLine || queue.taps.length || offlineCopy()) return;
     try {
       const cache = await caches.open(COPIES);
       await cache.delete(location.pathname);  // put last: the oldest copies are the first ones listed

@@ -230,6 +230,7 @@ def test_a_queued_tap_the_rules_refuse_says_why_and_holds_back_the_taps_after_it
     expect(ann.locator('[data-testid="tap-refused"]')).to_have_text(
         "Not saved when it was sent: It is Bob's turn: turns go in seat order, so wait for Bob.")
     expect(ann.locator('[data-testid="taps-held"]')).to_have_text("1 tap after it is held back.")
+    expect(ann.locator('[data-testid="kept-threes"]')).to_be_visible()  # the held tap is still shown as kept
     expect(ann.locator('[data-testid="box-ones"]')).to_have_text("3")
     expect(ann.locator('[data-testid="error"]')).to_contain_text("It is Bob's turn")  # on the sheet too
     assert scored(base, code) == [("ones", [1, 1, 1, 2, 3])]
