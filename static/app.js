@@ -108,57 +108,28 @@ Object.assign(htmx.config, {
     const body = new URLSearchParams(cfg.formData);
     const game = gameNo();
     if (game) body.set("game_no", game);
-    q.taps.push({id: randomKey(), url: pathOf(cfg.path), body: body.toString(),
-                 csrf: (cfg.headers && cfg.headers["X-CSRF-Token"]) || ""});
+    const tap = {id: randomKey(), url: pathOf(cfg.path), body: body.toString(),
+                 csrf: (cfg.headers && cfg.headers["X-CSRF-Token"]) || ""};
+    q.taps.push(tap);
     save(q);
-    // The sheet stays as it was, so its next tap needs a key of its own (the server applies a key once).
+    // The sheet's next tap needs a key of its own (the server applies a key once).
     document.querySelectorAll('input[name="key"]').forEach((input) => { input.value = randomKey(); });
+    drawKept(tap);
     retryLater();
   }
+  // A kept tap moves the sheet on as its answer would (the game's script listens: the dice cleared, the
+  // box or the round shown as kept), so the next tap starts from what the player sees, never from the
+  // last one's leftovers. Only what was tapped is drawn: the rules' verdict waits for the server.
+  function sheetOf(url) { return url.replace(/\/(entries|undo)$/, ""); }
+  function drawKept(tap, replay) {
+    if (sheetOf(tap.url) !== location.pathname) return;
+    document.dispatchEvent(new CustomEvent("companion:kept", {detail: {url: tap.url, body: new URLSearchParams(tap.body), replay: Boolean(replay)}}));
+  }
 
-  // ---- what the phone shows: a polite status line above the sheet ----
+  // ---- what the phone shows: static/offline.js draws it, loaded once the page is up (see later()) ----
   let previewOff = false;
-  function region() {
-    const box = ensureBox("tap-queue", "div", "tap-queue", "status", document.querySelector("main") || document.body);
-    box.dataset.testid = "tap-queue";
-    return box;
-  }
-  function line(text, testid, className) {
-    const p = document.createElement("p");
-    p.textContent = text;
-    p.dataset.testid = testid;
-    if (className) p.className = className;
-    return p;
-  }
-  function button(text, action) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "secondary";
-    b.textContent = text;
-    b.dataset.tapQueue = action;
-    b.dataset.testid = "taps-" + action;
-    return b;
-  }
-  function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
   function show(q) {
-    const box = document.getElementById("tap-queue");
-    if (!box && !q.taps.length && !q.refused) return;
-    const parts = [];
-    if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
-    if (q.held && q.taps.length) {
-      parts.push(line(taps(q.taps.length) + " after it " + (q.taps.length === 1 ? "is" : "are") +
-                      " held back.", "taps-held"), button("Send " + (q.taps.length === 1 ? "it" : "them"), "send"),
-                 button("Drop " + (q.taps.length === 1 ? "it" : "them"), "drop"));
-    } else if (q.taps.length) {
-      parts.push(line(taps(q.taps.length) + " waiting for the connection", "taps-waiting", "banner"));
-    } else if (q.refused) {
-      parts.push(button("OK", "dismiss"));
-    }
-    if (previewOff) {
-      parts.push(line("No connection: the preview is unavailable until it is back. Taps are kept.",
-                      "preview-offline", "small-print"));
-    }
-    (box || region()).replaceChildren(...parts);
+    document.dispatchEvent(new CustomEvent("companion:queue", {detail: {queue: q, previewOff: previewOff}}));
   }
 
   // ---- sending them, oldest first, once the connection is back ----
@@ -195,10 +166,10 @@ Object.assign(htmx.config, {
   }
   function drawAnswer(tap, answer) {
     // Only the sheet the tap came from, and only the sheet fragment (200 or a rules refusal).
-    const sheetPath = tap.url.replace(/\/(entries|undo)$/, "");
-    if (!window.htmx || location.pathname !== sheetPath || !document.getElementById("sheet")) return;
+    if (!window.htmx || location.pathname !== sheetOf(tap.url) || !document.getElementById("sheet")) return;
     if (answer.ok || answer.status === 422 || answer.status === 409) {
       htmx.swap("#sheet", answer.text, {swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0});
+      load().taps.forEach((kept) => drawKept(kept, true));  // the ones still waiting stay marked on the new sheet
     }
   }
   function settle(tap, answer) {
@@ -235,11 +206,13 @@ Object.assign(htmx.config, {
     const b = evt.target.closest && evt.target.closest("[data-tap-queue]");
     if (!b) return;
     const q = load();
+    const dropped = b.dataset.tapQueue === "drop" && q.taps.some((tap) => sheetOf(tap.url) === location.pathname);
     if (b.dataset.tapQueue === "drop") q.taps = [];
     q.held = false;
     q.refused = null;
     save(q);
-    flush();
+    if (dropped) location.reload();  // the sheet still shows the dropped taps as kept: draw it afresh
+    else flush();
   });
 
   // ---- htmx: keep a tap instead of sending it, skip previews while offline ----
@@ -289,8 +262,10 @@ Object.assign(htmx.config, {
     } else if (what === "preview") {
       previewOff = true;
       show(load());
-    } else {
-      notice("Not saved: no connection. Tap again when the phone is back online.");
+    } else {  // a step the server draws (a move, a choice to look at) saves nothing: it only cannot be shown
+      const get = evt.detail.requestConfig && evt.detail.requestConfig.verb === "get";
+      notice((get ? "No connection: this step needs the server." : "Not saved: no connection.") +
+             " Tap again when the phone is back online.");
     }
   });
   window.addEventListener("online", () => {
@@ -300,9 +275,21 @@ Object.assign(htmx.config, {
   });
   window.addEventListener("offline", () => show(load()));
   window.addEventListener("storage", (evt) => { if (evt.key === STORE) show(load()); });
+  // The offline part (static/offline.js, the game's own after it: what waits, what each kept tap looks
+  // like on the sheet, the copy a reload opens without a connection) comes once the page is up.
+  function later() {
+    const src = document.body.dataset.offlineJs;
+    if (!src || document.getElementById("offline-js")) return;
+    const script = Object.assign(document.createElement("script"), {id: "offline-js", src: src});
+    script.onload = () => {
+      load().taps.forEach((tap) => drawKept(tap, true));  // a reload (offline: the copy) shows them too
+      show(load());
+    };
+    document.head.append(script);
+  }
   document.addEventListener("DOMContentLoaded", () => {
-    show(load());
     flush();
+    later();
   });
 })();
 

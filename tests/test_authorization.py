@@ -30,6 +30,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pages.create_table", "POST"): ALL_PAGE,
     ("pages.join_with_pin", "POST"): ALL_PAGE,  # the PIN is the credential (rate-limited)
     ("static", "GET"): ALL_PAGE,
+    ("pages.service_worker", "GET"): ALL_PAGE,  # static/sw.js at the top of the site
     ("dice_and_slice.editions", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_default", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_new", "GET"): ALL_PAGE,

@@ -15,6 +15,7 @@ def page_bundles(games: Mapping[str, Game]) -> dict[str, tuple[str, ...]]:
     bundles = {
         "page.css": ("app.css",),
         "page.js": (HTMX, "app.js"),
+        "page-offline.js": ("offline.js",),  # loaded by app.js once a page is up: see static/offline.js
         "start.css": ("app.css", "start.css"),
         "start.js": (HTMX, "app.js", "start.js"),
         "rules.css": ("app.css", "rules.css"),
@@ -35,5 +36,6 @@ def game_bundles(game: Game) -> dict[str, tuple[str, ...]]:
     return {
         f"{game.id}.css": ("app.css", *styles),
         f"{game.id}.js": (HTMX, HTMX_SSE, "app.js", *scripts),
+        f"{game.id}-offline.js": ("offline.js", *game.web.offline_scripts),
         f"{game.id}-view.css": ("app.css", "table.css", *styles, *game.web.view_styles, "table-view.css"),
     }

@@ -39,6 +39,9 @@ class GameWeb:
     create_options: Callable[[Mapping, int], dict] = _no_options
     options_template: str | None = None  # extra fields on the start form
     assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
+    # scripts under static/ loaded after static/offline.js once a page is up: each draws on the sheet
+    # what a tap kept offline did (the "companion:kept" event of static/app.js)
+    offline_scripts: tuple[str, ...] = ()
     # style sheets that the game's pages other than a phone's sheet add: the table view, its own pages
     view_styles: tuple[str, ...] = ()
     blueprint: object | None = None  # a Flask blueprint with the game's own routes, if any

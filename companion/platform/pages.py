@@ -40,6 +40,15 @@ def _most_seats() -> int:
     return max(game.max_players for game in _playable_games())
 
 
+@pages.get("/sw.js")
+def service_worker():
+    """static/sw.js at the top of the site, so its scope covers every sheet; always asked afresh,
+    so a changed worker reaches phones at their next visit."""
+    resp = current_app.extensions["static_files"].serve("sw.js")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
 # ---- starting a table -------------------------------------------------------
 @pages.get("/")
 def home():

@@ -313,6 +313,7 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="dice_and_slice/options.html",
     assets=("dice_and_slice/sheet.css", "dice_and_slice/sheet.js"),
+    offline_scripts=("dice_and_slice/offline.js",),
     view_styles=("dice_and_slice/view.css",),
     blueprint=editions.bp,
     host_links=(("Editions: match the dice and sheets to your copy", "dice_and_slice.editions"),),

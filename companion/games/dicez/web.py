@@ -157,4 +157,5 @@ WEB = GameWeb(
     host_template="dicez/_coach_host.html",
     host_context=coach_web.host_vars,
     assets=("dicez/sheet.css", "dicez/sheet.js"),
+    offline_scripts=("dicez/offline.js",),
 )

@@ -328,6 +328,7 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="pizza_theory/options.html",
     assets=("pizza_theory/sheet.css", "pizza_theory/sheet.js"),
+    offline_scripts=("pizza_theory/offline.js",),
     view_styles=("pizza_theory/view.css",),
     blueprint=bp,
     host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),

@@ -101,4 +101,5 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="score_pad/options.html",
     assets=("score_pad/pad.css",),
+    offline_scripts=("score_pad/offline.js",),
 )
