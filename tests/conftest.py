@@ -9,6 +9,7 @@ import os
 import uuid
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 import companion.games  # noqa: F401  (registers every game, as the app does)
@@ -37,9 +38,25 @@ def db_url(request, tmp_path):
     admin.dispose()
 
 
+class ServedClient(FlaskClient):
+    """Flask's test client, reading each answer whole and closing it as a WSGI server does after
+    sending it (what the app does once the answer is sent, such as telling a table's live streams
+    of a change, happens then). A stream is read as it comes with `buffered=False`."""
+
+    def open(self, *args, buffered: bool = True, **kwargs):
+        return super().open(*args, buffered=buffered, **kwargs)
+
+
+def served_app(config: dict):
+    """`create_app(config)` whose test clients read and close each answer as a server does."""
+    app = create_app(config)
+    app.test_client_class = ServedClient
+    return app
+
+
 @pytest.fixture
 def app(db_url, tmp_path):
-    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    app = served_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
     yield app
     app.extensions["store"].dispose()
 
