@@ -5,7 +5,7 @@ back into the database file during the commit that crossed the line (a checkpoin
 both files. On this machine's virtual disk that fsync took from a few to about 100 ms, about every
 250 entries. Under gevent the whole process waits for it: every phone's stream and fetch, not only the
 entry that happened to commit then. The entry path's mean commit was 50-200 µs though its median is
-15 µs (bench/bench_hot_paths.py; docs/benchmarks.md).
+15 µs (docs/benchmarks.md).
 
 So commits leave the work to a `Checkpointer`: every CHECKPOINT_SECONDS, if the database changed, it
 runs a PASSIVE checkpoint (which never blocks a writer) from a real thread of the operating system, so
