@@ -39,12 +39,19 @@ def db_url(request, tmp_path):
 
 
 class ServedClient(FlaskClient):
-    """Flask's test client, reading each answer whole and closing it as a WSGI server does after
+    """Flask's test client, closing each answer once it has it whole, as a WSGI server does after
     sending it (what the app does once the answer is sent, such as telling a table's live streams
-    of a change, happens then). A stream is read as it comes with `buffered=False`."""
+    of a change, happens then). An event stream, which never ends, is left open to be read as it
+    comes; so is any answer asked for with an explicit `buffered=False`."""
 
-    def open(self, *args, buffered: bool = True, **kwargs):
-        return super().open(*args, buffered=buffered, **kwargs)
+    def open(self, *args, buffered: bool | None = None, **kwargs):
+        if buffered is not None:
+            return super().open(*args, buffered=buffered, **kwargs)
+        response = super().open(*args, **kwargs)
+        if response.mimetype != "text/event-stream":
+            response.make_sequence()  # the whole answer, as a server sends it
+            response.close()
+        return response
 
 
 def served_app(config: dict):
