@@ -7,8 +7,6 @@ connection's first (a fragment, an entry's reply, a poll) then took about 44 ms 
 gunicorn sets TCP_NODELAY on its listening socket for the same reason; set here on each accepted
 socket, it holds on every system (not all of them copy the option from the listener).
 
-It also sends a small answer's headers and body together (Handler._write_with_headers).
-
 Idle and slow connections are dropped, so that silent or dripping clients cannot hold the
 process's open files and greenlets: a request's line, headers and body must all arrive within
 `read_seconds` (10 s) of its first line being asked for, a kept-alive connection waits
@@ -17,12 +15,6 @@ holds at most `connections_per_client` (64) open connections: the ones beyond ar
 A request's body is read whole (up to `max_body` bytes) before the app sees it, so no route ever
 waits on a slow client; a longer body is left unread for the app to refuse (413) and its connection
 closed after the answer.
-
-With no access log (`log=None`, as `python -m companion` serves), gevent still formats each request's
-log line (a timestamp and five fields) and hands it to a log that drops it. That is about 8 µs of
-CPU a request, 12 after an entry has pushed gevent's code out of the processor's cache, spent once
-the answer is sent (docs/benchmarks.md, 2026-12-03). The handler here formats it only for a log that
-keeps it.
 """
 from __future__ import annotations
 
@@ -35,8 +27,6 @@ from gevent import Timeout
 from gevent.pywsgi import Input, WSGIHandler, WSGIServer
 
 
-# An answer up to this size leaves in one send, its headers and body together (see Handler)
-ONE_SEND_BYTES = 64 * 1024
 READ_SECONDS = 10.0  # a request's line, headers and body arrive within this
 IDLE_SECONDS = 75.0  # a kept-alive connection waits this long for its next request
 CONNECTIONS_PER_CLIENT = 64  # a browser opens at most 6 to one server; a phone's page holds 1-2
@@ -56,7 +46,6 @@ def _deadline(seconds: float | None, error: Exception) -> Timeout:
 
 
 class Handler(WSGIHandler):
-    _gathered: list | None = None  # while set, what gevent would send is kept here instead
     requests_read = 0
     body: bytes | None = None  # the request's body, read whole by read_request
 
@@ -102,29 +91,6 @@ class Handler(WSGIHandler):
             self.body = None
         return env
 
-    def log_request(self):
-        if self.server.keeps_access_log:
-            super().log_request()
-
-    def _write_with_headers(self, data):
-        """gevent sends the headers, then the body: two system calls, two packets, and a client that
-        wakes for the headers and waits again for the body. Up to ONE_SEND_BYTES the two go as one
-        send (copying that much costs less than a second system call)."""
-        if not data or len(data) > ONE_SEND_BYTES:
-            return super()._write_with_headers(data)
-        self._gathered = []
-        try:
-            super()._write_with_headers(data)
-        finally:
-            parts, self._gathered = self._gathered, None
-        super()._sendall(b"".join(parts))
-
-    def _sendall(self, data):
-        if self._gathered is None:
-            super()._sendall(data)
-        else:
-            self._gathered.append(data)  # gevent makes each part anew: no copy needed until the join
-
 
 class Server(WSGIServer):
     handler_class = Handler
@@ -133,7 +99,6 @@ class Server(WSGIServer):
                  idle_seconds: float = IDLE_SECONDS, connections_per_client: int = CONNECTIONS_PER_CLIENT,
                  max_body: int = MAX_BODY, **kwargs):
         super().__init__(listener, application, log=log, **kwargs)
-        self.keeps_access_log = log is not None
         self.read_seconds, self.idle_seconds, self.max_body = read_seconds, idle_seconds, max_body
         self.connections_per_client = connections_per_client  # 0: no bound
         self.open_by_client: Counter = Counter()

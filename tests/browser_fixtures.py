@@ -102,6 +102,26 @@ def servers(tmp_path_factory):
         proc.wait(timeout=10)
 
 
+CHROMIUM_FIXTURE = "_chromium"  # every fixture that starts Chromium (browser, phone) depends on it
+
+
+def tests_missing_the_browser_marker(items) -> list[str]:
+    """The tests that start Chromium (through any fixture that depends on CHROMIUM_FIXTURE) and do
+    not carry the `browser` marker."""
+    return [item.nodeid for item in items
+            if CHROMIUM_FIXTURE in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None]
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m "not browser"` deselects anything
+def pytest_collection_modifyitems(config, items):
+    """`-m "not browser"` must leave out every test that starts Chromium: one without the marker
+    stops the run before any test runs."""
+    missing = tests_missing_the_browser_marker(items)
+    if missing:
+        raise pytest.UsageError("These tests start Chromium but lack @pytest.mark.browser:\n  "
+                                + "\n  ".join(missing))
+
+
 @pytest.fixture(scope="session")
 def _chromium():
     """One headless Chromium for the whole run (launching it and Playwright's driver takes about a

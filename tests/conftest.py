@@ -9,6 +9,7 @@ import os
 import uuid
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 import companion.games  # noqa: F401  (registers every game, as the app does)
@@ -37,10 +38,33 @@ def db_url(request, tmp_path):
     admin.dispose()
 
 
+class ServedClient(FlaskClient):
+    """Flask's test client, closing each answer once it has it whole, as a WSGI server does after
+    sending it (what the app does once the answer is sent, such as telling a table's live streams
+    of a change, happens then). An event stream, which never ends, is left open to be read as it
+    comes; so is any answer asked for with an explicit `buffered=False`."""
+
+    def open(self, *args, buffered: bool | None = None, **kwargs):
+        if buffered is not None:
+            return super().open(*args, buffered=buffered, **kwargs)
+        response = super().open(*args, **kwargs)
+        if response.mimetype != "text/event-stream":
+            response.make_sequence()  # the whole answer, as a server sends it
+            response.close()
+        return response
+
+
+def served_app(config: dict):
+    """`create_app(config)` whose test clients read and close each answer as a server does."""
+    app = create_app(config)
+    app.test_client_class = ServedClient
+    return app
+
+
 @pytest.fixture
 def app(db_url, tmp_path):
     # a test may start many tables from one client; test_table_limits.py checks the real limit on its own app
-    app = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
+    app = served_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret",
                       "TABLES_PER_CLIENT": "10000 per minute"})
     yield app
     app.extensions["store"].dispose()

@@ -100,3 +100,38 @@ def test_no_html_is_built_in_python_strings():
     tag = re.compile(r"<(?:div|span|label|input|button|p|li|ul|ol|table|tr|td|th|svg|a|g|rect|path)(?:\s[^<]*)?>")
     found = {str(p.relative_to(ROOT)): [t for t in _string_parts(p) if tag.search(t)] for p in _python_files(PACKAGE)}
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_only_the_browser_fixtures_start_chromium():
+    """Every test that starts Chromium does it through tests/browser_fixtures.py, whose collection
+    check holds them to the `browser` marker (so `-m "not browser"` leaves them all out)."""
+    starts = re.compile(r"sync_playwright|async_playwright|chromium\.launch")
+    starters = [path.relative_to(ROOT).as_posix() for path in _python_files(ROOT / "tests")
+                if path != Path(__file__) and starts.search(path.read_text())]
+    assert starters == ["tests/browser_fixtures.py"]
+
+
+UNMARKED = '''
+def test_uses_a_phone(phone):
+    pass
+'''
+
+
+def _collect(tmp_path, source: str):
+    import subprocess
+    import sys
+
+    (tmp_path / "test_phone.py").write_text(source)
+    return subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "-p", "tests.browser_fixtures", "--rootdir", str(tmp_path), str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_a_test_that_starts_chromium_without_the_browser_marker_stops_the_run(tmp_path):
+    unmarked = _collect(tmp_path, UNMARKED)
+    assert unmarked.returncode != 0
+    assert "test_phone.py::test_uses_a_phone" in unmarked.stdout + unmarked.stderr
+    assert "lack @pytest.mark.browser" in unmarked.stdout + unmarked.stderr
+    marked = _collect(tmp_path, "import pytest\n\npytestmark = pytest.mark.browser\n" + UNMARKED)
+    assert marked.returncode == 0, marked.stdout + marked.stderr
+    assert "1 test collected" in marked.stdout

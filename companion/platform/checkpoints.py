@@ -5,7 +5,7 @@ back into the database file during the commit that crossed the line (a checkpoin
 both files. On this machine's virtual disk that fsync took from a few to about 100 ms, about every
 250 entries. Under gevent the whole process waits for it: every phone's stream and fetch, not only the
 entry that happened to commit then. The entry path's mean commit was 50-200 µs though its median is
-15 µs (bench/bench_hot_paths.py; docs/benchmarks.md).
+15 µs (docs/benchmarks.md).
 
 So commits leave the work to a `Checkpointer`: every CHECKPOINT_SECONDS, if the database changed, it
 runs a PASSIVE checkpoint (which never blocks a writer) from a real thread of the operating system, so
@@ -20,8 +20,8 @@ entries came in back to back (each commit landing while the checkpoint ran) the 
 over: it grew to the backstop's 80 MB, and every commit wrote to new blocks at the end of the file,
 which the kernel allocated and zeroed (9 % of the server's CPU; docs/benchmarks.md, 2026-12-03). So
 when a checkpoint found more than RESTART_FRAMES in the log, a second one follows at once with this
-process's writers held back (`writers`: the lock of the connection the hot paths use; under gevent
-they wait as greenlets while the other requests go on). It copies only what was committed during the
+process's writers held back (`writers`: a lock the store holds around each entry's commit; under
+gevent they wait as greenlets while the other requests go on). It copies only what was committed during the
 first (held 2-5 ms here, once a second and only under such a stream), and the next commit starts the
 log over. An entry's round trip under that stream: 3-7 % quicker.
 """
@@ -63,8 +63,9 @@ class Checkpointer:
         self.stopped = threading.Event()
         self.pid: int | None = None
         self.runs = 0  # checkpoints made (the tests wait for one)
-        # holds this process's writes back while it is held (set by engines.kept_connection)
-        self.writers: AbstractContextManager | None = None
+        # held by the store around each entry's commit, and here for the second pass: this process's
+        # entries wait while it runs
+        self.writers: AbstractContextManager = threading.Lock()
 
     def ensure_running(self) -> None:
         if self.pid == os.getpid() or self.stopped.is_set():
@@ -78,7 +79,7 @@ class Checkpointer:
             return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
         _, logged, _ = off_the_loop(passive)
-        if logged > RESTART_FRAMES and self.writers is not None:
+        if logged > RESTART_FRAMES:
             with self.writers:  # nothing of this process is committed meanwhile: all of the log is copied
                 off_the_loop(passive)
 

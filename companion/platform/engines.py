@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import time
+import weakref
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
 
 from .checkpoints import BACKSTOP_PAGES, Checkpointer
-from .prepared import KeptConnection, own_pool_after_fork
 
 
 def normalize_url(url: str) -> str:
@@ -27,6 +27,27 @@ def normalize_url(url: str) -> str:
 # backend for each (a py-spy profile of a worker at 1,000 tables: 8 % of its CPU making and closing
 # connections). 2 processes x 30 stay within PostgreSQL's default 100 connections.
 PG_POOL_SIZE, PG_POOL_OVERFLOW = 30, 0
+
+
+# what a forked child inherited from its parent and must neither use nor close (closing a copy of an
+# SQLite connection in the child would drop the child's own locks on the file): kept for its lifetime
+_parents_pools: list = []
+
+
+def own_pool_after_fork(engine: Engine) -> None:
+    """A process forked after this (a worker of a server that loads the app first) starts a pool of
+    its own instead of using its parent's connections: SQLAlchemy's documented way, `dispose(close=False)`
+    in the child, with the parent's pool set aside."""
+    if not hasattr(os, "register_at_fork"):  # no fork on Windows, nor this hook
+        return
+    owner = weakref.ref(engine)
+
+    def in_child() -> None:
+        alive = owner()
+        if alive is not None:
+            _parents_pools.append(alive.pool)
+            alive.dispose(close=False)
+    os.register_at_fork(after_in_child=in_child)
 
 
 def make_engine(url: str) -> Engine:
@@ -132,13 +153,3 @@ def _watch_sqlite_file(engine: Engine) -> None:
     def _check(_dbapi_conn, record, _proxy):
         if not same_sqlite_file(path, record.info):
             raise DisconnectionError("the SQLite file moved or is gone")
-
-
-def kept_connection(engine: Engine) -> KeptConnection | None:
-    if engine.dialect.name != "sqlite":
-        return None
-    path = sqlite_file_of(engine)
-    kept = KeptConnection(engine, (lambda fairy: same_sqlite_file(path, fairy.info)) if path else (lambda _: True))
-    if getattr(engine, "checkpoints", None) is not None:
-        engine.checkpoints.writers = kept.lock  # the entries' commits wait while it starts the log over
-    return kept

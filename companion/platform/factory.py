@@ -11,15 +11,12 @@ from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from . import auth, faults, hardening
-from .after_answer import AfterAnswer
 from .api import api
 from .bundles import page_bundles
 from .context import load_table_context
 from . import live
 from .limits import install_limits
 from .pages import pages
-from .quick_entry import QuickEntry
-from .quick_poll import QuickPoll
 from .registry import GAMES
 from .results import results
 from .rules_page import rules
@@ -92,12 +89,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"),
                                           app.config["MAX_STREAMS_PER_CLIENT"])
     register_web(app)
-    allowance = app.extensions["not_found_allowance"]
-    app.wsgi_app = QuickEntry(app.wsgi_app, app.extensions["store"], allowance, app.config["MAX_CONTENT_LENGTH"])
-    app.wsgi_app = AfterAnswer(app.wsgi_app)  # around every route that can change a table: notices wait for the answer
-    # first: an unchanged change check, the commonest request, changes nothing and is answered before any other layer
-    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["store"], allowance)
-    hardening.trust_proxy(app, app.config["TRUST_PROXY"])  # outermost: what it corrects, all see
+    hardening.trust_proxy(app, app.config["TRUST_PROXY"])
     return app
 
 

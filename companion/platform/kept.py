@@ -2,7 +2,7 @@
 
 A game's pictures (a pizza board, a sheet of dots) are the slowest part of its pages, and between
 two entries most of them do not change: the other players' sheets, the board seen from the same
-corner. A kept drawing is drawn once and then served from memory (an LRU, one per macro and
+corner. A kept drawing is drawn once and then served from memory (cachetools' LRU, one per macro and
 process). Safe wherever the macro's output depends on its arguments alone. What a drawing is worked
 out from can be kept too, by the very objects it came from (`KeptByIdentity`).
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import threading
 from typing import Callable
 
+from cachetools import LRUCache
 from flask import get_template_attribute
 from markupsafe import Markup
-
-from .recent import Recent
 
 
 class KeptDrawings:
@@ -27,15 +27,18 @@ class KeptDrawings:
                  canonical: Callable[[tuple, dict], object] | None = None):
         self.template, self.macro = template, macro
         self.canonical = canonical or (lambda args, kwargs: (args, kwargs))
-        self.kept: Recent = Recent(size)  # markup by the key of its arguments
+        self.kept: LRUCache = LRUCache(maxsize=size)  # markup by the key of its arguments
+        self.lock = threading.Lock()
 
     def draw(self, *args, **kwargs) -> Markup:
         # pickle is lossless and quick: two different drawings never give the same bytes
         key = hashlib.blake2b(pickle.dumps(self.canonical(args, kwargs)), digest_size=16).digest()
-        markup = self.kept.get(key)
+        with self.lock:
+            markup = self.kept.get(key)
         if markup is None:
             markup = get_template_attribute(self.template, self.macro)(*args, **kwargs)
-            self.kept.put(key, markup)
+            with self.lock:
+                self.kept[key] = markup
         return markup
 
 
@@ -50,13 +53,16 @@ class KeptByIdentity:
 
     def __init__(self, derive: Callable, size: int = 512):
         self.derive = derive
-        self.kept: Recent = Recent(size)  # id of each part -> (the parts, what was derived from them)
+        self.kept: LRUCache = LRUCache(maxsize=size)  # id of each part -> (the parts, what was derived from them)
+        self.lock = threading.Lock()
 
     def value(self, *parts):
         key = tuple(map(id, parts))
-        hit = self.kept.get(key)
+        with self.lock:
+            hit = self.kept.get(key)
         if hit is not None:
             return hit[1]
         value = self.derive(*parts)
-        self.kept.put(key, (parts, value))
+        with self.lock:
+            self.kept[key] = (parts, value)
         return value

@@ -119,10 +119,6 @@ class NotFoundAllowance:
             self.unspent_until[client] = time.monotonic() + UNSPENT_FOR
         return spent
 
-    def spent_by(self, environ) -> list:
-        """`spent` for the client of a WSGI request that Flask has not seen (quick_poll, quick_entry)."""
-        return self.spent(environ.get("REMOTE_ADDR") or "127.0.0.1")
-
     def refuse_when_spent(self) -> None:
         """before_request."""
         if self._static_file():
@@ -157,12 +153,6 @@ def install_limits(app: Flask) -> Limiter:
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": STORAGE_TIMEOUT,
                                                             "socket_connect_timeout": STORAGE_TIMEOUT})
     limiter = Limiter(get_remote_address, app=app)
-    # No application-wide limits are left for Flask-Limiter's before_request hook to check, and the
-    # decorated PIN route checks its own limits when it is called: drop the hook (it still cost
-    # 0.1 ms of every request with nothing to check).
-    hooks = app.before_request_funcs.get(None, [])
-    if limiter._check_request_limit in hooks:  # not there when RATELIMIT_ENABLED is off
-        hooks.remove(limiter._check_request_limit)
     view = _own_copy(app.view_functions[PIN_ENDPOINT])
     view = limiter.limit(PIN_TRIES_PER_CLIENT, deduct_when=_wrong_pin)(view)
     view = limiter.limit(PIN_TRIES_PER_TABLE, key_func=_table_of_pin_form, deduct_when=_wrong_pin,

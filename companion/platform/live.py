@@ -4,7 +4,7 @@ process made the change.
 A table's *marker* is (current game number, its last sequence number, changes of seats); a page
 knows the marker it was drawn at, and the stream (pages.live) tells it each newer one. One `Live`
 per app. The store calls `Live.changed(code)` after committing anything that moves a marker (within a
-request, once that request's answer has been sent: after_answer.py); that wakes the table's streams
+request, once that request's answer has been sent: `tell_after_answer`); that wakes the table's streams
 in this process at once and tells the other processes through a bus:
 
 - `PostgresBus`: PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL (no other service);
@@ -39,13 +39,13 @@ import random
 import sqlite3
 import threading
 import time
+from functools import partial
 from typing import Callable
 
+from flask import after_this_request, g, has_request_context
 from sqlalchemy import bindparam, func, select
 
-from .after_answer import later
-from .prepared import Prepared
-from .engines import sqlite_file_of
+from .engines import reads_engine, sqlite_file_of
 
 log = logging.getLogger(__name__)
 
@@ -396,6 +396,9 @@ class FileWatch:
         return [row[0] for row in rows]
 
 
+NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+
+
 class PostgresBus(Bus):
     """PostgreSQL LISTEN/NOTIFY: one listening connection per process. Its pings go out through the
     pool, as every notice does, and must come back on the listening connection."""
@@ -403,16 +406,17 @@ class PostgresBus(Bus):
     name = "the PostgreSQL LISTEN connection"
 
     def __init__(self, engine, channel: str):
-        # a notice sent in autocommit (as Prepared reads on PostgreSQL) goes out at once, in one
-        # round trip (not BEGIN, it, COMMIT); every entry sends one
-        self.notify = Prepared(engine, select(func.pg_notify(bindparam("channel"), bindparam("payload"))))
+        # a notice sent in autocommit (as the store's reads) goes out at once, in one round trip (not
+        # BEGIN, it, COMMIT); every entry sends one
+        self.notifier = reads_engine(engine)
         # what SQLAlchemy itself passes to psycopg for this URL (a conninfo string rendered from the
         # URL would lose what libpq reads differently: a space in `options` came out as "+")
         self.connect_args = engine.dialect.create_connect_args(engine.url)
         self.channel = channel
 
     def publish(self, origin: str, code: str) -> None:
-        self.notify.rows({"channel": self.channel, "payload": f"{origin} {code}"})
+        with self.notifier.connect() as conn:
+            conn.execute(NOTIFY, {"channel": self.channel, "payload": f"{origin} {code}"})
 
     def start(self, live: Live) -> None:
         _daemon(lambda: self.keep_listening(live, self._listen_once), "companion-live-postgres")
@@ -517,7 +521,38 @@ def make_bus(engine, redis_url: str | None) -> Bus:
 
 def install(store, redis_url: str | None, streams_per_client: int = STREAMS_PER_CLIENT) -> Live:
     live = Live(store.markers, make_bus(store.engine, redis_url), streams_per_client)
-    # told once the request that changed the table has its answer (after_answer.py says why)
-    store.change_listeners.append(lambda code: later(live.changed, code))
+    store.change_listeners.append(partial(tell_after_answer, live))
     store.dispose_listeners.append(live.closed.set)
     return live
+
+
+# ---- when a change is told ------------------------------------------------------------------
+# Telling a table's streams and the other processes reads the table's marker and, on PostgreSQL or
+# with Redis, sends a NOTIFY or PUBLISH over the network; under gevent, waiting for that lets every
+# woken stream and other request run first. The phone that made the change needs only to hear that
+# it was saved, so within a request the table is told once the answer has been sent: Werkzeug calls
+# a response's `call_on_close` functions when the server closes the answer after sending it.
+
+def tell_after_answer(live: Live, code: str) -> None:
+    """`live.changed(code)` once this request's answer has been sent (once per table however many
+    changes the request made); at once outside a request (the command line, a test on the store)."""
+    if not has_request_context():
+        live.changed(code)
+        return
+    waiting = g.get("tables_to_tell")
+    if waiting is None:
+        waiting = g.tables_to_tell = {}
+
+        @after_this_request
+        def tell_on_close(response):
+            response.call_on_close(partial(_tell_all, live, waiting))
+            return response
+    waiting[code] = None
+
+
+def _tell_all(live: Live, waiting: dict) -> None:
+    for code in list(waiting):
+        try:
+            live.changed(code)
+        except Exception:  # one failing notice must not stop the others; the change itself is saved
+            log.exception("could not tell the streams that table %s changed", code)

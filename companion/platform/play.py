@@ -5,12 +5,14 @@ the JSON API both go through it.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from cachetools import LRUCache
+
 from .contract import Game, MalformedEntry, RuleError, Viewer
-from .recent import Recent
 from .registry import get_game
 from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
@@ -105,7 +107,21 @@ def replay_entries(game: Game, player_count: int, options: dict, entries) -> tup
 # replayed on from it, so an older one never replaces it. One per game, and room for thousands: at a
 # venue each table's replay was pushed out by the other tables' entries between two of its own, so
 # every entry replayed its game from the start.
-_cache = Recent(4096, replaces=lambda known, new: known.version <= new.version)
+_cache: LRUCache = LRUCache(maxsize=4096)
+_cache_lock = threading.Lock()  # cachetools' caches are not safe across threads by themselves
+
+
+def _cached(key) -> Replay | None:
+    with _cache_lock:
+        return _cache.get(key)
+
+
+def _keep(key, replay: Replay) -> None:
+    """Keep `replay` unless a newer one of the same game is kept already."""
+    with _cache_lock:
+        known = _cache.get(key)
+        if known is None or known.version <= replay.version:
+            _cache[key] = replay
 
 
 def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
@@ -116,11 +132,11 @@ def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
     if version is None:
         version = store.version(table.code, game_no)
     key = (store.url, table.code, game_no)
-    known = _cache.get(key)
+    known = _cached(key)
     if known is not None and known.version >= version:
         return known
     rep = (known is not None and _replayed_on(store, known)) or _replayed(store, table, game_no)
-    _cache.put(key, rep)
+    _keep(key, rep)
     return rep
 
 
@@ -223,7 +239,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         info = rep.info if result is None else (store.game(table.code, game_no) or rep.info)
         after = Replay(rep.game, info, saved.seq, rep.entries + (saved,), tuple(new_eff),
                        tuple(new_before), new_state)
-        _cache.put((store.url, table.code, game_no), after)
+        _keep((store.url, table.code, game_no), after)
         return saved, after, True
     raise TableError(409, "The table is very busy right now; please try again.")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -16,10 +17,9 @@ from functools import lru_cache
 from sqlalchemy import delete, exists, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from .engines import kept_connection, make_engine, normalize_url, reads_engine
-from .prepared import Prepared
+from .engines import make_engine, normalize_url, reads_engine
 from .schema import (
-    APPEND, APPEND_COLUMNS, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
+    APPEND, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
     FINISHED_GAMES, GAME, MARKERS, POLL_MARKER, TABLE_WITH_SEATS, VERSION, create_schema, documents_t,
     entries_t, games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
     retired_tokens_t, seats_t, tables_t,
@@ -143,14 +143,9 @@ class Store:
         self.engine = make_engine(url)
         self.reads = reads_engine(self.engine)
         create_schema(self.engine)
-        # the hot paths' statements, straight on the driver (prepared.py says why); on SQLite on a
-        # connection kept for them
-        self._kept = kept_connection(self.engine)
-        self._table = Prepared(self.engine, TABLE_WITH_SEATS, kept=self._kept)
-        self._poll_marker = Prepared(self.engine, POLL_MARKER, kept=self._kept)
-        self._append = Prepared(self.engine, APPEND, column_keys=APPEND_COLUMNS, kept=self._kept)
-        self._append_while_held = Prepared(self.engine, APPEND_WHILE_HELD, kept=self._kept)
-        self._entries_after = Prepared(self.engine, ENTRIES_AFTER, kept=self._kept)
+        # SQLite: the checkpointer's second pass holds the entries' commits back (checkpoints.py)
+        checkpoints = getattr(self.engine, "checkpoints", None)
+        self.entry_writes = checkpoints.writers if checkpoints is not None else nullcontext()
         # called with a table's code after a commit that changes its marker (live.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
@@ -165,8 +160,6 @@ class Store:
             listener()
         if getattr(self.engine, "checkpoints", None) is not None:
             self.engine.checkpoints.stop()
-        if self._kept is not None:
-            self._kept.close()
         self.engine.dispose()
 
     # ---- tables and seats -------------------------------------------------
@@ -216,7 +209,8 @@ class Store:
             return 0  # a writer got there first: the next look takes them
 
     def table(self, code: str) -> TableInfo | None:
-        rows = self._table.rows({"code": code})
+        with self.reads.connect() as conn:
+            rows = conn.execute(TABLE_WITH_SEATS, {"code": code}).mappings().all()
         if not rows:
             return None
         row = rows[0]
@@ -365,8 +359,9 @@ class Store:
     def poll_marker(self, code: str) -> tuple[int, int, int] | None:
         """(current game number, its last sequence number, changes of seats), in one query: what a poll
         compares."""
-        rows = self._poll_marker.rows({"code": code})
-        return tuple(rows[0].values()) if rows else None
+        with self.reads.connect() as conn:
+            row = conn.execute(POLL_MARKER, {"code": code}).first()
+        return tuple(row) if row is not None else None
 
     def markers(self, codes) -> dict[str, tuple[int, int, int]]:
         """poll_marker of several tables in one query (what the live watcher compares)."""
@@ -385,7 +380,9 @@ class Store:
 
     def entries_after(self, code: str, game_no: int, seq: int) -> list[Entry]:
         """The entries of a game logged after sequence number `seq`, in order."""
-        return [_entry(r) for r in self._entries_after.rows({"code": code, "game_no": game_no, "after": seq})]
+        with self.reads.connect() as conn:
+            rows = conn.execute(ENTRIES_AFTER, {"code": code, "game_no": game_no, "after": seq}).mappings().all()
+        return [_entry(r) for r in rows]
 
     def entry_by_key(self, code: str, seat: int | None, key: str) -> Entry | None:
         """The entry `seat` (None: the host) first sent under idempotency key `key`, in any game of the table."""
@@ -410,20 +407,11 @@ class Store:
         if holder:
             row["holder"] = holder
         try:
-            if finished is None:
-                written = (self._append_while_held if holder else self._append).write(row)
-            else:
-                with self.engine.begin() as conn:
-                    written = conn.execute(APPEND_WHILE_HELD if holder else APPEND, row).rowcount
-                    if not written:
-                        raise NoLongerHeld(code)
-                    done = conn.execute(update(games_t).where(
-                        games_t.c.table_code == code, games_t.c.game_no == game_no,
-                        games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished)).rowcount
-                    if done:
-                        conn.execute(insert(player_games_t), player_rows(code, game_no, finished))
-            if not written:
-                raise NoLongerHeld(code)
+            with self.entry_writes, self.engine.begin() as conn:
+                if not conn.execute(APPEND_WHILE_HELD if holder else APPEND, row).rowcount:
+                    raise NoLongerHeld(code)
+                if finished is not None:
+                    _record_result(conn, code, game_no, stamp, finished)
         except IntegrityError as exc:
             raise Conflict(str(exc)) from None
         except OperationalError as exc:  # SQLite: "database is locked" after the busy timeout
@@ -481,6 +469,15 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(documents_t.delete().where(
                 documents_t.c.game == game, documents_t.c.collection == collection, documents_t.c.name == name))
+
+
+def _record_result(conn, code: str, game_no: int, stamp: datetime, finished: dict) -> None:
+    """Mark the game finished with its result, and who played it, within the entry's transaction."""
+    done = conn.execute(update(games_t).where(
+        games_t.c.table_code == code, games_t.c.game_no == game_no,
+        games_t.c.finished_at.is_(None)).values(finished_at=stamp, result=finished)).rowcount
+    if done:
+        conn.execute(insert(player_games_t), player_rows(code, game_no, finished))
 
 
 def _entry(r) -> Entry:

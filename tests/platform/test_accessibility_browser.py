@@ -15,6 +15,8 @@ from tests.a11y import api, describe, played_table, screenshot, small_targets, s
 from tests.browser_fixtures import PHONE
 from tests.contract.playout import playout
 
+pytestmark = pytest.mark.browser  # every test here starts Chromium
+
 SCHEMES = ("light", "dark")
 GAME_IDS = [gid for gid, game in GAMES.items() if game.web is not None]
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.a11y import api
 from tests.browser_fixtures import settle
+
+pytestmark = pytest.mark.browser  # every test here starts Chromium
 
 
 def _pad_phone(phone, base, players=("Ann", "Ben")):

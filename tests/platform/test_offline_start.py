@@ -1,5 +1,5 @@
 """Restarts need no internet: `scripts/run.sh` on an installed checkout starts with every package
-index out of reach, and reinstalls only when pyproject.toml changed. And servers starting at once on
+index out of reach, and reinstalls only when pyproject.toml or a lock file changed. And servers starting at once on
 a fresh database (an SQLite file, a PostgreSQL schema) all come up: none trips over another one
 creating the tables."""
 from __future__ import annotations
@@ -34,7 +34,8 @@ def checkout(tmp_path):
     where = tmp_path / "checkout"
     for part in ("companion", "templates", "static", "scripts"):
         shutil.copytree(ROOT / part, where / part, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", where / "pyproject.toml")
+    for name in ("pyproject.toml", "requirements.lock", "requirements-test.lock"):
+        shutil.copy(ROOT / name, where / name)
     venv.create(where / ".venv", with_pip=True)
     deps = tmp_path / "deps"
     deps.mkdir()
@@ -96,11 +97,12 @@ def test_run_sh_on_an_installed_checkout_starts_with_no_package_index_and_reinst
     assert ensure_venv(checkout, ".[test]").returncode == 0  # offline: pip did not run
     assert ensure_venv(checkout, ".").returncode == 0  # '.[test]' includes '.'
 
-    with open(checkout / "pyproject.toml", "a") as f:
-        f.write("\n# a changed dependency list\n")
-    changed = ensure_venv(checkout, ".")
-    assert changed.returncode != 0, "a changed pyproject.toml must reinstall"
-    assert "pip" in changed.stderr.lower() or "error" in changed.stderr.lower()
+    for changed_file in ("requirements.lock", "pyproject.toml"):
+        with open(checkout / changed_file, "a") as f:
+            f.write("\n# a changed dependency list\n")
+        changed = ensure_venv(checkout, ".")
+        assert changed.returncode != 0, f"a changed {changed_file} must reinstall"
+        assert "pip" in changed.stderr.lower() or "error" in changed.stderr.lower()
 
 
 # each process loads everything, says it is ready, and creates the app the moment the go file appears

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import urllib.request
 
+import pytest
 from playwright.sync_api import expect
 
 from companion.platform.registry import GAMES
+
+pytestmark = pytest.mark.browser  # every test here starts Chromium
 
 
 def _visible_names(page):

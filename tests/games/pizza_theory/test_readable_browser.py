@@ -12,6 +12,8 @@ from companion.platform.registry import GAMES
 from tests.a11y import played_table
 from tests.contract.playout import playout
 
+pytestmark = pytest.mark.browser  # every test here starts Chromium
+
 SMALLEST_TEXT = """() => Array.from(document.querySelectorAll('.pt-board svg text'))
   .filter(t => t.checkVisibility())
   .map(t => ({text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a}))

@@ -1,47 +1,29 @@
-"""A seat's plain API entry is recorded before Flask sees the request (quick_entry.py): it gets the
-route's own answer and is checked, logged and announced as the route does it, and everything that is
-not the plain case (refusals, other tokens, odd bodies, a spent allowance) still gets the route's answer."""
+"""A seat's API entry, in its plain case and in every other: checked, logged and announced, and
+everything that is not a plain entry (refusals, other tokens, odd bodies, a spent allowance) gets its
+reason."""
 from __future__ import annotations
 
-from companion import create_app
+from tests.conftest import served_app
 from tests.helpers import bearer, csrf_from, log, new_table, post_entry
 
 CHANCE = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}
 
 
-def _routed_requests(app) -> list[str]:
-    """The paths of the requests Flask itself handles from now on."""
-    seen: list[str] = []
-    app.before_request_funcs.setdefault(None, []).insert(0, lambda: seen.append(_path()))
-    return seen
-
-
-def _path() -> str:
-    from flask import request
-    return request.path
-
-
-def test_a_plain_entry_is_answered_before_flask_with_what_the_route_answers(client, app):
+def test_a_plain_entry_is_logged_as_sent(client):
     table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
-    routed = _routed_requests(app)
-    quick = post_entry(client, table, 0, **CHANCE)
-    assert routed == []  # Flask never saw it
-    # a charset in the type is the same request to the route, which takes anything but the plain case
-    by_route = client.post(f"/api/tables/{table['code']}/entries", data='{"kind": "score", "dice": [1, 1, 1, 1, 1],'
-                           ' "category": "ones"}', headers={**bearer(table["seats"][1]["token"]),
-                                                            "Content-Type": "application/json; charset=utf-8"})
-    assert routed == [f"/api/tables/{table['code']}/entries"]
-    assert quick.status_code == by_route.status_code == 201
-    assert quick.get_json() == {"seq": 1, "version": 1} and by_route.get_json() == {"seq": 2, "version": 2}
-    assert sorted(k for k in quick.headers.keys()) == sorted(k for k in by_route.headers.keys())
-    same = {k: v for k, v in quick.headers.items() if k != "Content-Length"}
-    assert same == {k: v for k, v in by_route.headers.items() if k != "Content-Length"}
-    # logged as the route logs it: who, what, from which device
-    first = log(client, table["code"])[0]
-    assert (first["seat"], first["kind"], first["category"], first["dice"]) == (0, "score", "chance", [2, 3, 4, 5, 6])
+    first = post_entry(client, table, 0, **CHANCE)
+    # a charset in the type is the same request
+    second = client.post(f"/api/tables/{table['code']}/entries", data='{"kind": "score", "dice": [1, 1, 1, 1, 1],'
+                         ' "category": "ones"}', headers={**bearer(table["seats"][1]["token"]),
+                                                          "Content-Type": "application/json; charset=utf-8"})
+    assert first.status_code == second.status_code == 201
+    assert first.get_json() == {"seq": 1, "version": 1} and second.get_json() == {"seq": 2, "version": 2}
+    # logged as sent: who, what, from which device
+    logged = log(client, table["code"])[0]
+    assert (logged["seat"], logged["kind"], logged["category"], logged["dice"]) == (0, "score", "chance", [2, 3, 4, 5, 6])
 
 
-def test_the_table_hears_of_a_quick_entry_as_of_any_other(client):
+def test_the_table_hears_of_an_api_entry(client):
     table = new_table(client, ["Ann", "Ben"])
     before = client.get(f"/t/{table['code']}/poll?v=0.0.0").get_data(as_text=True)
     assert post_entry(client, table, 0, **CHANCE).status_code == 201
@@ -103,18 +85,17 @@ def test_what_is_not_a_plain_entry_gets_the_route_s_own_answer(client):
     assert host.status_code == 201 and [e["seat"] for e in log(client, table["code"])] == [0]
 
 
-def test_a_body_with_space_around_it_or_text_after_it_is_answered_as_the_route_answers_it(client, app):
+def test_a_body_with_space_around_it_or_text_after_it_is_answered_with_its_reason(client):
     table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
     url = f"/api/tables/{table['code']}/entries"
     as_json = {"Content-Type": "application/json"}
     chance = '{"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}'
     ones = '{"kind": "score", "dice": [1, 1, 1, 1, 1], "category": "ones"}'
-    routed = _routed_requests(app)
-    # JSON's own spacing after the object is still the plain case; before it, the route takes it
+    # JSON's own spacing around the object is taken
     spaced = client.post(url, data=chance + " \r\n\t", headers={**bearer(table["seats"][0]["token"]), **as_json})
-    assert (spaced.status_code, spaced.get_json(), routed) == (201, {"seq": 1, "version": 1}, [])
+    assert (spaced.status_code, spaced.get_json()) == (201, {"seq": 1, "version": 1})
     leading = client.post(url, data="\n " + ones, headers={**bearer(table["seats"][1]["token"]), **as_json})
-    assert (leading.status_code, leading.get_json(), routed) == (201, {"seq": 2, "version": 2}, [url])
+    assert (leading.status_code, leading.get_json()) == (201, {"seq": 2, "version": 2})
     ann = {**bearer(table["seats"][0]["token"]), **as_json}
     refused = [
         client.post(url, data=chance + " 7", headers=ann),  # a second document after the first
@@ -124,14 +105,13 @@ def test_a_body_with_space_around_it_or_text_after_it_is_answered_as_the_route_a
     for resp in refused:
         assert (resp.status_code, resp.get_json()["error"]) == (
             400, "Send a JSON object with Content-Type: application/json."), resp.get_data(as_text=True)
-    assert len(routed) == 1 + len(refused)  # each went on to the route, which refused it
-    # UTF-16 (with its byte order mark) is the route's to read, and it takes it
+    # UTF-16 (with its byte order mark) is JSON too, and it is taken
     twos = client.post(url, data=ones.replace("1", "2").replace("ones", "twos").encode("utf-16"), headers=ann)
-    assert (twos.status_code, twos.get_json(), len(routed)) == (201, {"seq": 3, "version": 3}, 2 + len(refused))
+    assert (twos.status_code, twos.get_json()) == (201, {"seq": 3, "version": 3})
     assert [(e["seat"], e["category"]) for e in log(client, table["code"])] == [(0, "chance"), (1, "ones"), (0, "twos")]
 
 
-def test_a_client_that_spent_its_allowance_guessing_is_refused_a_quick_entry_too(client, app):
+def test_a_client_that_spent_its_allowance_guessing_is_refused_an_entry_too(client, app):
     table = new_table(client, ["Ann", "Ben"])
     guesser = app.test_client()
     guesser.environ_base["REMOTE_ADDR"] = "10.5.5.5"
@@ -146,7 +126,7 @@ def test_a_client_that_spent_its_allowance_guessing_is_refused_a_quick_entry_too
 def test_a_seat_token_the_host_moved_to_another_phone_no_longer_writes(client, app):
     table = new_table(client, ["Ann", "Ben"], options={"turn_order": False})
     code = table["code"]
-    assert post_entry(client, table, 0, **CHANCE).status_code == 201  # the table as it was is kept here
+    assert post_entry(client, table, 0, **CHANCE).status_code == 201
     link = client.post(f"/api/tables/{code}/seats/0/handover", headers=bearer(table["host_token"])).get_json()["link"]
     path = "/" + link.split("://", 1)[1].split("/", 1)[1]
     new_phone = app.test_client()
@@ -165,8 +145,8 @@ def test_a_seat_token_the_host_moved_to_another_phone_no_longer_writes(client, a
 def test_entries_another_process_wrote_meanwhile_are_counted_before_the_next_one(db_url):
     """Two servers on one database: each judges an entry against the log as it now is, whatever the
     table was when it last wrote there (DZ-20: turns go in seat order)."""
-    first = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
-    second = create_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    first = served_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
+    second = served_app({"DATABASE_URL": db_url, "TESTING": True, "SECRET_KEY": "test-secret"})
     one, two = first.test_client(), second.test_client()
     table = new_table(one, ["Ann", "Ben"])
     assert post_entry(one, table, 0, **CHANCE).status_code == 201
