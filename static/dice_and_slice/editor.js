@@ -86,9 +86,12 @@
   }
   function markShapes(face) {
     const dots = dotsOf(face);
+    let known = false;
     face.querySelectorAll(".ds-shape").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.dots === dots ? "true" : "false");
+      known = known || b.dataset.dots === dots;
     });
+    face.classList.toggle("odd", !known); // a face no shape draws shows its dots
   }
   function drawShape(button) {
     const face = button.closest(".ds-face-edit");
@@ -110,6 +113,12 @@
   form.addEventListener("click", function (ev) {
     const shape = ev.target.closest(".ds-shape");
     if (shape) { drawShape(shape); return; }
+    const byDots = ev.target.closest(".ds-by-dots");
+    if (byDots) {
+      const open = byDots.closest(".ds-face-edit").classList.toggle("by-dots");
+      byDots.setAttribute("aria-expanded", open ? "true" : "false");
+      return;
+    }
     const b = ev.target.closest(".ds-brush");
     if (b) { brush = b.dataset.letter; drawBrushes(); return; }
     const sq = ev.target.closest(".ds-sq");

@@ -1,6 +1,7 @@
 """A new owner copies their box into the companion on a 360 x 640 phone (DS-2), starting from a
 blank pad (its dice an ordinary die's pips): taps the shape each die face shows, names five toppings
-and paints each on sheet side A as it is named, paints side B, taps the bonus combinations together,
+and paints each on sheet side A as it is named (each side shown whole, with smaller squares than
+the halves a phone shows at first), paints side B, taps the bonus combinations together,
 and saves. Every tap is counted (typing into a field counts as the one tap that focuses it; the
 fields typed are also counted apart): the whole copy must take at most 60 taps, filled top to bottom
 without the page ever scrolling back up. The export then holds exactly the box that was copied (a
@@ -84,6 +85,7 @@ class Hand:
             if _same_shape(dots, wanted):
                 self.tap(locator=shape)
                 return
+        self.tap(locator=face.get_by_role("button", name="Dot by dot"))
         now = {tuple(d) for d in face.evaluate(FACE_NOW)}
         for x, y in sorted(now ^ {tuple(d) for d in wanted}):
             self.tap(f"die{die}-{n}-{x}-{y}")
@@ -100,10 +102,11 @@ def paint(hand, side, topping, brushes=None):
 
 def copy_the_box(hand: Hand, page) -> None:
     hand.type("edition-name", "Our box")  # the label is left empty: the name stands for it
+    hand.tap("whole-sheet")  # each side whole (smaller squares): the toppings and side A will fill the screen
     for die, faces in BOX_DICE.items():
         for n, face in enumerate(faces, 1):
             hand.draw_face(die, n, face)
-    hand.swipe_to(page.locator(".ds-tops-edit"))  # the toppings and side A fill the screen
+    hand.swipe_to(page.locator(".ds-tops-edit"))
     for j, name in enumerate(BOX_TOPPINGS):  # a topping just named is the one a tap paints
         hand.type(f"top-name-{j}", name)
         paint(hand, "A", name)
@@ -168,7 +171,8 @@ def test_a_tap_on_a_painted_square_clears_it_and_the_eraser_clears_any(servers, 
     square.click()
     expect(square).to_have_value("M")
     brushes.locator(".ds-brush", has_text="Eraser").click()
-    tid(page, "sqA-8-0").click()  # the whole sheet is on the phone's screen, no halves to switch
+    tid(page, "halfA-right").click()  # square 9 is on the sheet's right half
+    tid(page, "sqA-8-0").click()
     expect(tid(page, "sqA-8-0")).to_have_value("")
     # a count cycles 1, 2, 3 and back to none
     name = tid(page, "bonus-row-0").locator(".ds-count-name", has_text="pepper")
@@ -191,10 +195,14 @@ def test_a_shape_tap_draws_a_face_and_an_odd_face_is_ticked_dot_by_dot(servers, 
     expect(line).to_have_attribute("aria-pressed", "true")
     assert sorted(face.evaluate(FACE_NOW)) == [[0, 0], [1, 0], [2, 0]]
     odd = tid(page, "faceB-6")  # no shape button draws this one: a bent line of three and a dot
+    expect(tid(page, "dieB-6-0-0")).to_be_hidden()  # a face a shape draws hides its dots
+    odd.get_by_role("button", name="Dot by dot").click()
     odd.get_by_role("button", name="one dot").click()
     for x, y in [(1, 1), (0, 0), (1, 0), (2, 1), (2, 2)]:
         tid(page, f"dieB-6-{x}-{y}").click()
     expect(odd.locator(".ds-shape[aria-pressed=true]")).to_have_count(0)
+    odd.get_by_role("button", name="Dot by dot").click()
+    expect(tid(page, "dieB-6-0-0")).to_be_visible()  # an odd face keeps its dots on show
     tid(page, "top-name-0").fill("olive")
     tid(page, "sqA-0-0").click()  # the topping just named paints
     expect(tid(page, "sqA-0-0")).to_have_value("O")
