@@ -106,7 +106,15 @@
     face.querySelector(".ds-shapes").hidden = false;
     markShapes(face);
   });
+  // "each side whole" is this phone's choice, kept for the next edition it edits
+  const whole = form.querySelector(".ds-whole-pick");
+  const WHOLE_KEY = "ds-editor-whole-sheet";
+  try { if (whole && localStorage.getItem(WHOLE_KEY) === "1") whole.checked = true; } catch (e) { /* private mode */ }
   form.addEventListener("change", function (ev) {
+    if (ev.target === whole) {
+      try { localStorage.setItem(WHOLE_KEY, whole.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      return;
+    }
     const face = ev.target.closest && ev.target.closest(".ds-face-edit");
     if (face) markShapes(face);
   });

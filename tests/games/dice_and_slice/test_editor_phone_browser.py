@@ -78,6 +78,9 @@ def test_each_side_whole_shows_every_square_at_once_without_sideways_scrolling(s
             assert sq["w"] >= 24 and sq["h"] >= 24 and sq["hit"], sq
             assert 0 <= sq["left"] and sq["right"] <= WIDTH and 0 <= sq["top"] and sq["bottom"] <= 640, sq
         tid(page, f"pad{side}").locator("xpath=../..").screenshot(path=str(ARTIFACTS / f"dice_and_slice-editor-360-whole-{side}.png"))
+    page.goto(servers[0] + "/dice-and-slice/editions/new?from=blank")  # this phone keeps the choice
+    expect(tid(page, "whole-sheet").locator("input")).to_be_checked()
+    expect(tid(page, "halfA-right")).to_be_hidden()
 
 
 def test_a_topping_tapped_on_the_right_half_is_saved(servers, phone):
