@@ -204,7 +204,7 @@ def edition_default():
 def edition_new():
     source = request.args.get("from", "default")
     if source == "blank":  # an empty pad, to copy a box onto
-        return _editor("", blank_model(), readonly=False, new=True)
+        return _editor("", blank_model(), readonly=False, new=True, blank=True)
     data = default_edition_data() if source == "default" else edition_data(source)
     if data is None:
         abort(404, f"There is no edition called {source!r}.")

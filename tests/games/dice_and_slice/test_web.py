@@ -517,3 +517,18 @@ def test_the_blank_pad_starts_with_an_ordinary_die_and_posts_without_javascript(
     assert pips == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}
     assert sorted(map(tuple, saved["dice"]["B"][5])) == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)]
     assert saved["sides"]["A"]["rows"][4] == "...O........" and saved["label"] == "Plain pad"
+
+
+def test_each_shape_button_draws_its_own_face_and_an_ordinary_die_needs_no_tap():
+    """A face turned or slid is the same face (DS-5), so two shape buttons drawing one face would
+    only make the owner hesitate; every face of the blank pad's ordinary die is one of the shapes
+    (its button shows pressed)."""
+    from itertools import combinations
+
+    from companion.games.dice_and_slice.editor_form import FACE_SHAPES, ORDINARY_FACES
+    from companion.games.dice_and_slice.rules.geometry import matches_face
+
+    for (words_a, a), (words_b, b) in combinations(FACE_SHAPES, 2):
+        assert not matches_face(frozenset(a), frozenset(b)), (words_a, words_b)
+    assert all(0 <= x <= 2 and 0 <= y <= 2 for _, dots in FACE_SHAPES for x, y in dots)
+    assert all(any(face == dots for _, dots in FACE_SHAPES) for face in ORDINARY_FACES)
