@@ -115,6 +115,8 @@ def copy_the_box(hand: Hand, page) -> None:
     paint(hand, "B", BOX_TOPPINGS[-1])  # still the brush in hand
     for topping in BOX_TOPPINGS[:-1]:
         paint(hand, "B", topping, brushes)
+    ARTIFACTS.mkdir(exist_ok=True)  # the phone's screen as side B is finished
+    page.screenshot(path=str(ARTIFACTS / "dice_and_slice-editor-copying.png"))
     for i, (tops, points) in enumerate(BOX_BONUSES):
         row = tid(page, f"bonus-row-{i}")
         for t in tops:  # a tap on a topping's name counts one more of it
