@@ -1,5 +1,6 @@
-// Dice and Slice edition editor: taps instead of typing. Without this file every square is a text
-// field for a topping's letter and every count a number field, and the form posts as it is.
+// Dice and Slice edition editor: taps instead of typing (a face's shape, a topping on a square). Without
+// this file every face is ticked dot by dot, every square is a text field for a topping's letter and
+// every count a number field, and the form posts as it is.
 (function () {
   "use strict";
   const form = document.querySelector("form.ds-edit-form");
@@ -76,7 +77,56 @@
     sq.setAttribute("inputmode", "none");
     sq.setAttribute("role", "button");
   });
+  // a face's dots as "xy" words, e.g. "00 11 22", the way a shape button names its own
+  function dotsOf(face) {
+    return Array.from(face.querySelectorAll(".ds-face-dots input:checked")).map(function (box) {
+      const m = box.name.match(/_(\d)_(\d)$/);
+      return m[1] + m[2];
+    }).sort().join(" ");
+  }
+  function markShapes(face) {
+    const dots = dotsOf(face);
+    let known = false;
+    face.querySelectorAll(".ds-shape").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.dots === dots ? "true" : "false");
+      known = known || b.dataset.dots === dots;
+    });
+    face.classList.toggle("odd", !known); // a face no shape draws shows its dots
+  }
+  function drawShape(button) {
+    const face = button.closest(".ds-face-edit");
+    const wanted = new Set(button.dataset.dots.split(" "));
+    face.querySelectorAll(".ds-face-dots input").forEach(function (box) {
+      const m = box.name.match(/_(\d)_(\d)$/);
+      box.checked = wanted.has(m[1] + m[2]);
+    });
+    markShapes(face);
+  }
+  form.querySelectorAll(".ds-face-edit").forEach(function (face) {
+    face.querySelector(".ds-shapes").hidden = false;
+    markShapes(face);
+  });
+  // "each side whole" is this phone's choice, kept for the next edition it edits
+  const whole = form.querySelector(".ds-whole-pick");
+  const WHOLE_KEY = "ds-editor-whole-sheet";
+  try { if (whole && localStorage.getItem(WHOLE_KEY) === "1") whole.checked = true; } catch (e) { /* private mode */ }
+  form.addEventListener("change", function (ev) {
+    if (ev.target === whole) {
+      try { localStorage.setItem(WHOLE_KEY, whole.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      return;
+    }
+    const face = ev.target.closest && ev.target.closest(".ds-face-edit");
+    if (face) markShapes(face);
+  });
   form.addEventListener("click", function (ev) {
+    const shape = ev.target.closest(".ds-shape");
+    if (shape) { drawShape(shape); return; }
+    const byDots = ev.target.closest(".ds-by-dots");
+    if (byDots) {
+      const open = byDots.closest(".ds-face-edit").classList.toggle("by-dots");
+      byDots.setAttribute("aria-expanded", open ? "true" : "false");
+      return;
+    }
     const b = ev.target.closest(".ds-brush");
     if (b) { brush = b.dataset.letter; drawBrushes(); return; }
     const sq = ev.target.closest(".ds-sq");
@@ -97,6 +147,8 @@
     const t = rows().find(function (r) { return r.name === ev.target || r.letter === ev.target; });
     if (!t) return;
     if (ev.target === t.name) suggestLetter(t); else delete t.letter.dataset.suggested;
+    // the topping being named is the one the owner paints next
+    if (t.name.value.trim() && t.letter.value.trim()) brush = t.letter.value.trim().toUpperCase();
     drawBrushes();
   });
   drawBrushes();

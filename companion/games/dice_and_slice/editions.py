@@ -29,8 +29,8 @@ from companion.platform.qr import qr_svg
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
                             read_share_code, share_code)
-from .editor_form import (SCORING_SIZES, TOPPING_COLOURS, blank_model, edition_from_model, model_from_edition,
-                          model_from_form)
+from .editor_form import (FACE_SHAPES, SCORING_SIZES, TOPPING_COLOURS, blank_model, edition_from_model,
+                          model_from_edition, model_from_form)
 from .rules.edition import default_edition_data, load_edition
 
 GAME_ID = "dice_and_slice"
@@ -178,6 +178,7 @@ def _checked_save(form, original: str | None) -> tuple[str, dict]:
     """(name, edition) to save from the editor's form; RuleError saying what stops it."""
     name = _valid_name(form.get("name"))
     data = form_to_edition(form)
+    data["label"] = data["label"] or name  # a label left empty: the name tells the box apart
     _checked_edition(data)
     if name != original and edition_data(name) is not None:
         raise _taken(name)
@@ -202,6 +203,7 @@ def _import_as(name: str, data: dict) -> str:
 # ---- pages --------------------------------------------------------------------------------------
 def _editor(name: str, model: dict, status: int = 200, **extra):
     return render_template(EDITOR, name=name, model=model, colours=TOPPING_COLOURS, scoring=SCORING_SIZES,
+                           shapes=FACE_SHAPES,
                            error=extra.pop("error", None), **extra), status
 
 
@@ -225,7 +227,7 @@ def edition_default():
 def edition_new():
     source = request.args.get("from", "default")
     if source == "blank":  # an empty pad, to copy a box onto
-        return _editor("", blank_model(), readonly=False, new=True)
+        return _editor("", blank_model(), readonly=False, new=True, blank=True)
     data = default_edition_data() if source == "default" else edition_data(source)
     if data is None:
         abort(404, f"There is no edition called {source!r}.")

@@ -1,5 +1,5 @@
 """The edition editor's form, which mirrors the pad in the box (DS-2): each die face a 3 x 3 grid of
-squares to tick, each sheet side a 12 x 9 picture of squares that hold a topping's letter, the
+squares to tick (or one of FACE_SHAPES picked with a tap), each sheet side a 12 x 9 picture of squares that hold a topping's letter, the
 topping bonuses as how many of each topping, and the points of the slice sizes that can score.
 
 Every square is a form field, so the editor works as a plain POST without JavaScript (tick the dots,
@@ -27,6 +27,29 @@ SCORING_SIZES = tuple(SCORABLE_SIZES)  # DS-10: the only slice sizes that can ev
 # the colour each topping is drawn in, by its place among the edition's toppings
 TOPPING_COLOURS = ["#8d5a3b", "#2e6b30", "#c0392b", "#1f6f8b", "#8a6400", "#6c3483", "#555555", "#a04000"]
 MAX_COUNT = 3  # how many of one topping a bonus may ask for, in the editor
+
+# A blank pad's dice start as an ordinary die (1 to 6 pips), which many custom dice mostly follow.
+ORDINARY_FACES = [{(1, 1)}, {(0, 0), (2, 2)}, {(0, 0), (1, 1), (2, 2)}, {(0, 0), (2, 0), (0, 2), (2, 2)},
+                  {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}, {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}]
+# One tap on a shape draws it on a face. A face may be turned and slid when it is drawn (DS-5), so one
+# picture stands for every turn and place of its shape; an odd face is ticked dot by dot instead.
+FACE_SHAPES = [
+    ("one dot", {(1, 1)}),
+    ("two dots side by side", {(0, 0), (1, 0)}),
+    ("two dots one space apart", {(0, 0), (2, 0)}),
+    ("two dots touching corner to corner", {(0, 0), (1, 1)}),
+    ("two dots in opposite corners", {(0, 0), (2, 2)}),
+    ("two dots, the lower one a step left and two down", {(1, 0), (0, 2)}),
+    ("two dots, the lower one a step right and two down", {(0, 0), (1, 2)}),
+    ("three dots in a line", {(0, 0), (1, 0), (2, 0)}),
+    ("three dots corner to corner", {(0, 0), (1, 1), (2, 2)}),
+    ("three dots in a corner", {(0, 0), (0, 1), (1, 1)}),
+    ("four dots in a square", {(0, 0), (1, 0), (0, 1), (1, 1)}),
+    ("four dots in the corners", {(0, 0), (2, 0), (0, 2), (2, 2)}),
+    ("five dots like a die's five", {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}),
+    ("five dots in a cross", {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)}),
+    ("six dots in two lines", {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}),
+]
 
 
 def _fail(msg: str):
@@ -83,8 +106,8 @@ def model_from_edition(data: dict) -> dict:
 
 
 def blank_model() -> dict:
-    """An empty pad to copy a box onto: no dots, no toppings, no bonuses; the default's points."""
-    return {"label": "", "note": "", "dice": {d: [set() for _ in range(6)] for d in DIE_NAMES},
+    """An empty pad to copy a box onto: ordinary dice, no toppings, no bonuses; the default's points."""
+    return {"label": "", "note": "", "dice": {d: [set(face) for face in ORDINARY_FACES] for d in DIE_NAMES},
             "toppings": [{"letter": "", "name": ""} for _ in range(TOPPING_ROWS)],
             "squares": {s: {} for s in SIDE_NAMES},
             "bonuses": [_blank_bonus(TOPPING_ROWS) for _ in range(5)],

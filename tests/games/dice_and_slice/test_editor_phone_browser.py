@@ -2,7 +2,9 @@
 sideways. The phone shows one half of the side at a time (columns 1-6 or 7-12), switched by two
 tabs; every square of both halves of both sides is on the screen when its half is shown, 44 px or
 more and not covered by anything, and a topping put on the right half is in the saved edition,
-with JavaScript (a tap paints it) and without (its letter is typed)."""
+with JavaScript (a tap paints it) and without (its letter is typed). An owner copying a box may
+show each side whole instead: then all 12 columns of both sides are on the screen at once, smaller
+(at least 24 px, WCAG 2.2's smallest tap target) but still not covered and not scrolling sideways."""
 from __future__ import annotations
 
 import json
@@ -63,13 +65,31 @@ def test_every_square_of_both_halves_is_reachable_at_360_px_without_sideways_scr
                     path=str(ARTIFACTS / f"dice_and_slice-editor-360-{half}.png"))
 
 
+def test_each_side_whole_shows_every_square_at_once_without_sideways_scrolling(servers, phone):
+    page = phone()
+    page.goto(servers[0] + "/dice-and-slice/editions/new")
+    tid(page, "whole-sheet").click()
+    expect(tid(page, "halfA-right")).to_be_hidden()  # no halves to switch
+    for side in "AB":
+        shown = page.evaluate(SHOWN_SQUARES, side)
+        assert shown["page"] <= WIDTH and shown["frame"]["scroll"] <= shown["frame"]["client"], shown
+        assert {sq["name"] for sq in shown["squares"]} == _names(side, range(12))
+        for sq in shown["squares"]:
+            assert sq["w"] >= 24 and sq["h"] >= 24 and sq["hit"], sq
+            assert 0 <= sq["left"] and sq["right"] <= WIDTH and 0 <= sq["top"] and sq["bottom"] <= 640, sq
+        tid(page, f"pad{side}").locator("xpath=../..").screenshot(path=str(ARTIFACTS / f"dice_and_slice-editor-360-whole-{side}.png"))
+    page.goto(servers[0] + "/dice-and-slice/editions/new?from=blank")  # this phone keeps the choice
+    expect(tid(page, "whole-sheet").locator("input")).to_be_checked()
+    expect(tid(page, "halfA-right")).to_be_hidden()
+
+
 def test_a_topping_tapped_on_the_right_half_is_saved(servers, phone):
     base = servers[0]
     page = phone()
     page.goto(base + "/dice-and-slice/editions/new")  # a copy of the default edition
     tid(page, "edition-name").fill("Right half tapped")
     page.fill('input[name="label"]', "Our box")
-    page.locator('.ds-brushes[data-side="B"] .ds-brush', has_text="basil").click()
+    tid(page, "brushes").locator(".ds-brush", has_text="basil").click()
     square = tid(page, "sqB-10-4")  # side B, row 5, square 11: empty on the default sheet
     expect(square).to_be_hidden()  # the left half is shown first
     tid(page, "halfB-right").click()

@@ -456,7 +456,7 @@ def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store)
 
     default = default_edition_data()
     html = client.get("/dice-and-slice/editions/new").get_data(as_text=True)
-    assert re.search(r'<input name="label" value="" +required placeholder="[^"]+"', html)
+    assert re.search(r'<input name="label" value="" +placeholder="[^"]+"', html)
     assert re.search(r'<textarea name="note"[^>]*></textarea>', html)
     assert default["label"].replace("'", "&#39;") not in html
     assert default["note"][:40].replace("'", "&#39;") not in html
@@ -464,13 +464,14 @@ def test_a_new_edition_does_not_inherit_the_default_label_or_note(client, store)
     for label in (default["label"], "  " + default["label"].upper().replace(" ", "  ")):
         resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=label))
         assert resp.status_code == 422 and "belongs to the project&#39;s default edition" in resp.get_data(as_text=True)
-    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label=""))
-    assert resp.status_code == 422 and "the edition needs a label" in resp.get_data(as_text=True)
     assert edition_names(store) == []
     # an own label and no note is fine
     resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Mine", label="Our copy", note=""))
     assert resp.status_code == 303 and edition_data(store, "Mine")["label"] == "Our copy"
     assert edition_data(store, "Mine")["note"] == ""
+    # a label left empty: the edition's name tells it apart
+    resp = client.post("/dice-and-slice/editions", data=editor_form(client, name="Blue box", label=" "))
+    assert resp.status_code == 303 and edition_data(store, "Blue box")["label"] == "Blue box"
     # copying a saved edition starts without its label too
     html = client.get("/dice-and-slice/editions/new?from=Mine").get_data(as_text=True)
     assert 'value="Mine (copy)"' in html and re.search(r'<input name="label" value="" ', html)
@@ -517,3 +518,32 @@ def test_nonsense_in_the_address_or_the_form_is_answered_with_a_reason_never_a_c
     resp = client.post(f"/t/{code}/s/0/entries", data=form(csrf, action="bonus", bx=1, by=1), headers=HTMX)
     assert resp.status_code == 422 and "Place your die" in resp.get_data(as_text=True)  # the engine's reason
     assert [e["kind"] for e in log(client, code)] == ["roll", "choose"]
+
+
+def test_the_blank_pad_starts_with_an_ordinary_die_and_posts_without_javascript(client, store):
+    """A box is copied onto a blank pad whose dice show an ordinary die's 1 to 6 pips (many custom
+    dice mostly follow it); posted as the plain form is, with one topping typed onto a square."""
+    data = editor_form(client, "/dice-and-slice/editions/new?from=blank", name="Plain pad", label="",
+                       top0_name="olive", top0_letter="O", sqA_3_4="o")
+    data["dieB_6_1_0"] = "1"  # one dot more on die B's six
+    assert client.post("/dice-and-slice/editions", data=data).status_code == 303
+    saved = edition_data(store, "Plain pad")
+    pips = {n: len(face) for n, face in enumerate(saved["dice"]["A"], 1)}
+    assert pips == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}
+    assert sorted(map(tuple, saved["dice"]["B"][5])) == [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)]
+    assert saved["sides"]["A"]["rows"][4] == "...O........" and saved["label"] == "Plain pad"
+
+
+def test_each_shape_button_draws_its_own_face_and_an_ordinary_die_needs_no_tap():
+    """A face turned or slid is the same face (DS-5), so two shape buttons drawing one face would
+    only make the owner hesitate; every face of the blank pad's ordinary die is one of the shapes
+    (its button shows pressed)."""
+    from itertools import combinations
+
+    from companion.games.dice_and_slice.editor_form import FACE_SHAPES, ORDINARY_FACES
+    from companion.games.dice_and_slice.rules.geometry import matches_face
+
+    for (words_a, a), (words_b, b) in combinations(FACE_SHAPES, 2):
+        assert not matches_face(frozenset(a), frozenset(b)), (words_a, words_b)
+    assert all(0 <= x <= 2 and 0 <= y <= 2 for _, dots in FACE_SHAPES for x, y in dots)
+    assert all(any(face == dots for _, dots in FACE_SHAPES) for face in ORDINARY_FACES)
