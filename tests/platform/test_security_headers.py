@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
+from companion.platform.address import base_for_phones
 from tests.helpers import bearer, csrf_from, new_table
 
 HTMX = {"HX-Request": "true"}
@@ -114,7 +115,8 @@ def test_forwarded_headers_change_nothing_unless_a_proxy_is_configured(make_app)
     assert _seen_by_the_app(app, FORGED) == {"scheme": "http", "host": "localhost", "remote": "10.1.2.3"}
     client = app.test_client()
     created = client.post("/api/tables", json={"game": "dicez", "players": ["Ann"]}, headers=FORGED).get_json()
-    assert created["join_url"].startswith("http://localhost/t/")  # not the forged host
+    # not the forged host: the address the app was opened at (the LAN's, for a loopback one)
+    assert created["join_url"].startswith(f"{base_for_phones('http://localhost/')}t/")
     assert not any("; Secure" in c for c in _host_cookies_with(app, FORGED))
 
 

@@ -64,8 +64,9 @@ def test_a_lowest_wins_pad_tells_bgstats_so(client):
 def test_bgstats_knows_a_player_by_one_id_at_every_table(client):
     """The same name (case and spacing aside) is the same BG Stats player in every play sent from
     this server; players who tie share their rank."""
-    play_score_pad(client, ["Ann Lee", "Ben", "Cy"], [(5, 9, 9)])
-    play_score_pad(client, ["Cy", "  ann  LEE "], [(4, 4)])
+    for table in (play_score_pad(client, ["Ann Lee", "Ben", "Cy"], [(5, 9, 9)]),
+                  play_score_pad(client, ["Cy", "  ann  LEE "], [(4, 4)])):
+        client.set_cookie(f"host_{table['code']}", table["host_token"])  # /history lists this browser's tables
     plays = [client.get(path).get_json()["bgstats"] for path in re.findall(
         r'href="(/t/\w+/games/1/export\.json)"', client.get("/history").get_data(as_text=True))]
     by_name = {}

@@ -14,6 +14,7 @@ import zlib
 import pytest
 
 from companion import create_app
+from companion.platform.address import base_for_phones
 from companion.games.dice_and_slice.edition_files import MAX_CODE_CHARS, share_code
 from tests.games.dice_and_slice.test_edition_owners import distinctive
 from tests.helpers import csrf_from
@@ -42,7 +43,8 @@ def shared_link(client, name) -> str:
 def test_a_shared_link_imports_the_same_edition_on_another_companion(client, store, other_companion):
     assert client.post(EDITIONS, data=distinctive(client, "Truffle box")).status_code == 303
     link = shared_link(client, "Truffle box")
-    assert link.startswith("http://localhost/dice-and-slice/editions/receive/") and len(link) < 4000
+    receive = f"{base_for_phones('http://localhost/')}dice-and-slice/editions/receive/"
+    assert link.startswith(receive) and len(link) < 4000
 
     other = other_companion.test_client()
     resp = other.get(EDITIONS + "/receive", query_string={"link": link})  # pasted on the other companion

@@ -381,6 +381,7 @@ def test_history_and_exports_list_every_round(client, app):  # SP-1 SP-14
         enter(phone, code, seat, str(points))
     history = html(client.get(f"/t/{code}/history"))
     assert "Score pad" in history and "★ Ben: 10" in history and "Ann: 8" in history
+    client.set_cookie(f"host_{code}", table["host_token"])  # /history lists this browser's tables
     assert "Score pad" in html(client.get("/history"))
     data = client.get(f"/t/{code}/games/1/export.json").get_json()
     assert data["game"] == GAME and data["finished"] and data["winners"] == [2]  # seats from 1
