@@ -54,24 +54,34 @@ def _refuse(label: str, why: str) -> RuleError:
     return RuleError(f"The formula of {label} {why}.", rule="SS-6")
 
 
+def _check_leaf(node: ast.AST, label: str, names: tuple[str, ...]) -> None:
+    if isinstance(node, ast.Name) and node.id not in names and node.id not in FUNCTIONS:
+        raise _refuse(label, f"uses {node.id!r}, which is not one of its inputs ({', '.join(names)})")
+    if isinstance(node, ast.Constant) and (not isinstance(node.value, int) or isinstance(node.value, bool)
+                                           or abs(node.value) > MAX_RESULT):
+        raise _refuse(label, f"may only hold whole numbers up to {MAX_RESULT}, not {node.value!r}"[:120])
+
+
+def _is_operator(node: ast.AST) -> bool:
+    if isinstance(node, ast.BinOp):
+        return type(node.op) in _BINARY
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, _UNARY)
+    if isinstance(node, ast.Compare):
+        return all(isinstance(op, _COMPARE) for op in node.ops)
+    return isinstance(node, ast.IfExp)
+
+
 def _check_node(node: ast.AST, label: str, names: tuple[str, ...]) -> int:
     """1 for an operator, 0 otherwise; RuleError for anything a formula may not hold."""
-    if isinstance(node, ast.Name):
-        if node.id not in names and node.id not in FUNCTIONS:
-            known = ", ".join(names)
-            raise _refuse(label, f"uses {node.id!r}, which is not one of its inputs ({known})")
-        return 0
-    if isinstance(node, ast.Constant):
-        if not isinstance(node.value, int) or isinstance(node.value, bool) or abs(node.value) > MAX_RESULT:
-            raise _refuse(label, f"may only hold whole numbers up to {MAX_RESULT}, not {node.value!r}"[:120])
+    if isinstance(node, (ast.Name, ast.Constant)):
+        _check_leaf(node, label, names)
         return 0
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
             raise _refuse(label, "may only call min, max and abs")
         return 1
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY or isinstance(node, ast.UnaryOp) and isinstance(node.op, _UNARY):
-        return 1
-    if isinstance(node, ast.Compare) and all(isinstance(op, _COMPARE) for op in node.ops) or isinstance(node, ast.IfExp):
+    if _is_operator(node):
         return 1
     if isinstance(node, (ast.Expression, ast.Load, *(_BINARY), *_COMPARE, *_UNARY)):
         return 0
