@@ -134,6 +134,8 @@ def _check_fields(entry: Mapping, allowed: tuple[str, ...]) -> None:
 
 
 def _between(row_label: str, value: Any, low: int, high: int) -> int:
+    if value is None:
+        raise MalformedEntry(f"Fill in {row_label}: a whole number from {low} to {high}.")
     if not _is_int(value):
         raise MalformedEntry(f"{row_label} takes a whole number from {low} to {high}; got {_shown(value)}.")
     if not low <= value <= high:
