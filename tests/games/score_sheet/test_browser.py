@@ -1,0 +1,124 @@
+"""Score sheet in headless Chromium: a whole game on two phones with the table view following live
+(SS-7, SS-10, SS-12), and the table view of 8 players by 15 rows on one TV screen and one tablet
+screen, readable across the room (SS-12)."""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser_fixtures import fill_players, join_as, table_code
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Alexandra", "Benjamin", "Charlotte", "Dominic", "Eleanor", "Frederick", "Georgina", "Harrison"]
+
+
+def _api(base: str, path: str, body=None, token=None):
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    data = json.dumps(body).encode() if body is not None else None
+    with urllib.request.urlopen(urllib.request.Request(base + path, data=data, headers=headers)) as resp:
+        return json.loads(resp.read())
+
+
+def start_score_sheet(host, base: str, names, sheet: str) -> str:
+    """On the host's phone, start a Score sheet table on `sheet`; return the join URL it shows."""
+    host.goto(base + "/")
+    host.check('input[name="game"][value="score_sheet"]')
+    fill_players(host, names)
+    host.locator("details.options", has_text="Score sheet options").locator("summary").click()
+    host.select_option('[data-testid="sheet-choice"]', sheet)
+    host.click("text=Start the table")
+    return host.locator(".join-url").get_attribute("href")
+
+
+def fill_number(page, row: str, value: int) -> None:
+    page.locator(f'[data-testid="input-{row}"]').fill(str(value))
+    page.locator(f'[data-testid="fill-{row}"]').click()
+
+
+def test_two_phones_fill_their_sheets_and_the_table_view_follows(servers, phone):  # SS-7 SS-10 SS-12
+    first, second = servers
+    host = phone()
+    join_url = start_score_sheet(host, first, ["Ann", "Ben"], "sample")
+    code = table_code(join_url)
+    ann, ben = phone(), phone()
+    join_as(ann, join_url, "Ann")
+    join_as(ben, join_url.replace(first, second), "Ben")
+    view = phone(viewport={"width": 1024, "height": 768}, is_mobile=False)
+    view.goto(f"{second}/t/{code}/view")
+    assert ann.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # Ann: the coins stepper up to 3, then a formula's two inputs, a yes, and a refused bonus
+    for _ in range(3):
+        ann.locator('[data-testid="row-coins"] .ss-step[data-step="1"]').click()
+    expect(ann.locator('[data-testid="input-coins"]')).to_have_value("3")
+    ann.locator('[data-testid="fill-coins"]').click()
+    expect(ann.locator('[data-testid="points-coins"]')).to_have_text("3")
+    ann.locator('[data-testid="input-pairs-a"]').fill("4")
+    ann.locator('[data-testid="input-pairs-b"]').fill("2")
+    ann.locator('[data-testid="fill-pairs"]').click()
+    expect(ann.locator('[data-testid="points-pairs"]')).to_have_text("6")
+    ann.locator('[data-testid="yes-first"]').click()
+    expect(ann.locator('[data-testid="my-total"]')).to_have_text("14")
+    fill_number(ann, "bonus", 60)
+    expect(ann.locator('[data-testid="error"]')).to_contain_text("Bonus is between -10 and 50.")
+    expect(ann.locator('[data-testid="my-total"]')).to_have_text("14")
+    expect(view.locator('[data-testid="last-entry"]')).to_contain_text("Ann: First out yes \u2192 5", timeout=5000)
+    expect(view.locator('[data-testid="cell-pairs-0"]')).to_have_text("6")
+
+    # Ben fills one row with a number typed in; Ann ends the game: empty rows count 0
+    fill_number(ben, "bonus", 20)
+    expect(ben.locator('[data-testid="my-total"]')).to_have_text("20")
+    expect(view.locator('[data-testid="total-1"]')).to_have_text("20", timeout=5000)
+    ann.locator('[data-testid="end-open"]').click()
+    ann.locator('[data-testid="end"]').click()
+    expect(ann.locator('[data-testid="game-over"]')).to_have_text("Game over. Ben wins with 20.")
+    expect(ben.locator('[data-testid="game-over"]')).to_have_text("Game over. Ben wins with 20.", timeout=5000)
+    expect(ben.locator('[data-testid="empty-zero"]')).to_be_visible()
+    expect(view.locator('[data-testid="winners"]')).to_have_text("Final. Ben wins with 20.", timeout=5000)
+    expect(view.locator('[data-testid="empty-zero"]')).to_be_visible()
+
+
+def _big_sheet() -> dict:
+    """15 rows of every kind, as a long sheet of a heavy game has them."""
+    kinds = [{"kind": "points", "min": -10, "max": 60}, {"kind": "count", "points_each": 2, "max": 20},
+             {"kind": "table", "table": [-1, 1, 2, 3, 4], "max": 12}, {"kind": "check", "points": 5},
+             {"kind": "formula", "expression": "t*t + c*c + g*g + 7*min(t, c, g)",
+              "inputs": [{"name": "t", "min": 0, "max": 6}, {"name": "c", "min": 0, "max": 6},
+                         {"name": "g", "min": 0, "max": 6}]}]
+    rows = [{"id": f"r{n}", "label": f"Category number {n + 1}", **kinds[n % 5]} for n in range(15)]
+    return {"name": "Long evening", "players": [1, 8], "wins": "highest", "tie_break": None, "rows": rows}
+
+
+def _fill_for(row: dict, seat: int, n: int) -> dict:
+    if row["kind"] == "formula":
+        return {"kind": "fill", "row": row["id"], "inputs": {"t": 2, "c": 2, "g": 1}}
+    value = {"points": 10 + seat + n, "count": seat + 1, "table": n % 6, "check": (seat + n) % 2}[row["kind"]]
+    return {"kind": "fill", "row": row["id"], "value": value}
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1024, 768)])
+def test_eight_players_by_fifteen_rows_fit_one_screen(servers, browser, size):  # SS-12
+    base = servers[0]
+    sheet = _big_sheet()
+    table = _api(base, "/api/tables", {"game": "score_sheet", "players": NAMES, "options": {"sheet": sheet}})
+    for n, row in enumerate(sheet["rows"][:-1]):
+        for seat in range(8):
+            _api(base, f"/api/tables/{table['code']}/entries", _fill_for(row, seat, n), table["seats"][seat]["token"])
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{table['code']}/view")
+    fit = page.evaluate("() => ({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})")
+    assert fit["w"] <= size[0] and fit["h"] <= size[1], fit
+    smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board .tv-name, #board .tv-total')]
+        .map(e => parseFloat(getComputedStyle(e).fontSize)))""")
+    assert smallest >= (20 if size[0] == 1920 else 15)
+    for name in NAMES:
+        expect(page.locator("#board")).to_contain_text(name)
+    expect(page.locator('[data-testid="rank-0"]')).to_be_visible()
+    expect(page.locator('[data-testid="cell-r14-7"]')).to_be_visible()
+    expect(page.locator('[data-testid="last-entry"]')).to_contain_text("Harrison: Category number 14")
+    ctx.close()
