@@ -9,10 +9,11 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import fill_players, join_as, table_code
+from tests.browser_fixtures import ROOT, fill_players, join_as, table_code
 
 pytestmark = pytest.mark.browser
 
+ARTIFACTS = ROOT / "test-artifacts"
 NAMES = ["Alexandra", "Benjamin", "Charlotte", "Dominic", "Eleanor", "Frederick", "Georgina", "Harrison"]
 
 
@@ -89,7 +90,7 @@ def _big_sheet() -> dict:
              {"kind": "formula", "expression": "t*t + c*c + g*g + 7*min(t, c, g)",
               "inputs": [{"name": "t", "min": 0, "max": 6}, {"name": "c", "min": 0, "max": 6},
                          {"name": "g", "min": 0, "max": 6}]}]
-    rows = [{"id": f"r{n}", "label": f"Category number {n + 1}", **kinds[n % 5]} for n in range(15)]
+    rows = [{"id": f"r{n}", "label": f"Unfinished cities and pennants {n + 1}", **kinds[n % 5]} for n in range(15)]
     return {"name": "Long evening", "players": [1, 8], "wins": "highest", "tie_break": None, "rows": rows}
 
 
@@ -111,6 +112,8 @@ def test_eight_players_by_fifteen_rows_fit_one_screen(servers, browser, size):  
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = ctx.new_page()
     page.goto(f"{base}/t/{table['code']}/view")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"score-sheet-8x15-{size[0]}x{size[1]}.png"))
     fit = page.evaluate("() => ({w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight})")
     assert fit["w"] <= size[0] and fit["h"] <= size[1], fit
     smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board .tv-name, #board .tv-total')]
@@ -120,5 +123,5 @@ def test_eight_players_by_fifteen_rows_fit_one_screen(servers, browser, size):  
         expect(page.locator("#board")).to_contain_text(name)
     expect(page.locator('[data-testid="rank-0"]')).to_be_visible()
     expect(page.locator('[data-testid="cell-r14-7"]')).to_be_visible()
-    expect(page.locator('[data-testid="last-entry"]')).to_contain_text("Harrison: Category number 14")
+    expect(page.locator('[data-testid="last-entry"]')).to_contain_text("Harrison: Unfinished cities and pennants 14")
     ctx.close()
