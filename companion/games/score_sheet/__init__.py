@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import EngineGame, Viewer
+from companion.platform.contract import EngineGame, RuleError, Viewer
 
 from . import rules
 from .describe import describe
 from .library import saved_sheet_data
 from .rules import engine
-from .rules.sheet import MAX_PLAYERS, MIN_PLAYERS
+from .rules.sheet import MAX_PLAYERS, MIN_PLAYERS, load_sheet
 from .web import WEB
 
 
@@ -28,6 +28,25 @@ class ScoreSheet(EngineGame):
 
     def normalize_options(self, options):
         return engine.normalize_options(options, saved_sheet_data)
+
+    def play_title(self, options):
+        """The game on the table, as history, exports and BG Stats name it: the sheet's name."""
+        return options.get("sheet", {}).get("name") or self.title
+
+    def document_refusal(self, collection, name, data):
+        """Why a saved sheet (an import of a backup asks) could not have been saved as it is."""
+        try:
+            load_sheet(data)
+        except RuleError as exc:
+            return exc.reason
+        return None
+
+    def record(self, state, seat):
+        """Each row's points on the player's record, charted per sheet (a sheet's rows are its own)."""
+        shown = rules.view(state)
+        labels = {row["id"]: row["label"] for row in shown["sheet"]["rows"]}
+        return {f"{shown['sheet']['name']}: points per row": {labels[row_id]: points for row_id, points
+                                                           in shown["players"][seat]["sheet"].items()}}
 
     def highest_wins(self, options):
         return options.get("sheet", {}).get("wins", "highest") == "highest"

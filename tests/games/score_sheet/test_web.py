@@ -205,3 +205,26 @@ def test_an_empty_field_is_asked_for_in_plain_words(app, client):  # SS-4
     assert resp.status_code == 422
     assert "Fill in Pairs&#39;s b: a whole number from 0 to 9." in resp.get_data(as_text=True)
     assert "None" not in resp.get_data(as_text=True)
+
+
+# --- hand-offs (the platform asks these through the contract) ---------------------------------------
+
+
+def test_the_game_is_named_after_its_sheet_and_the_record_keeps_every_row(client):  # SS-13 SS-9
+    from companion.platform.registry import GAMES
+    game = GAMES[GAME]
+    options = game.normalize_options({"sheet": "azul"})
+    assert game.play_title(options) == "Azul"
+    assert game.highest_wins(game.normalize_options({"sheet": {**MY_SHEET, "wins": "lowest"}})) is False
+    state = game.new_state(2, options)
+    state = game.apply(state, 0, fill("rounds", 40))
+    state = game.apply(state, 1, {"kind": "end"})
+    assert game.record(state, 0) == {"Azul: points per row": {"Points from the rounds": 40, "Complete rows": 0,
+                                                              "Complete columns": 0, "Colours all five placed": 0}}
+
+
+def test_a_stored_sheet_is_judged_as_when_it_was_saved(client):  # SS-2
+    from companion.platform.registry import GAMES
+    game = GAMES[GAME]
+    assert game.document_refusal("sheets", "s1", MY_SHEET) is None
+    assert game.document_refusal("sheets", "s1", {**MY_SHEET, "rows": []}) == "A sheet has 1 to 30 rows."
