@@ -47,7 +47,7 @@ def sheet_context(ctx, form) -> dict:
         "me": view["players"][ctx.seat],
         "mode": mode,
         "reload_sheet": shown_mode is not None and shown_mode != mode,
-        "may_end": not view["finished"] and any(p["rows"] for p in view["players"]),
+        "may_end": not view["finished"],
     }
 
 
