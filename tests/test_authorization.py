@@ -50,6 +50,9 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("score_sheet.api_sheets", "GET"): ALL_PAGE,
     ("score_sheet.api_sheet", "GET"): ALL_PAGE,
     ("score_sheet.api_save_sheet", "POST"): ALL_PAGE,
+    ("score_sheet.designer", "GET"): ALL_PAGE,
+    ("score_sheet.designer_post", "POST"): ALL_PAGE,
+    ("score_sheet.import_sheet", "POST"): ALL_PAGE,
     # the table code alone: the read-only table
     ("pages.join", "GET"): ALL_PAGE,
     ("pages.table_view", "GET"): ALL_PAGE,

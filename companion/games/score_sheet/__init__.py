@@ -7,6 +7,7 @@ import random
 
 from companion.platform.contract import EngineGame, RuleError, Viewer
 
+from . import designer  # noqa: F401 - the designer's routes, on the game's blueprint
 from . import rules
 from .describe import describe
 from .library import saved_sheet_data
