@@ -151,7 +151,14 @@ def designer_post():
         saved = save_new(sheet_from_model(model))
     except RuleError as exc:
         return _designer(model, 422, error=exc.reason)
-    return redirect(url_for("score_sheet.sheet_page", sheet_id=saved["id"]), 303)
+    return _to_page(url_for("score_sheet.sheet_page", sheet_id=saved["id"]))
+
+
+def _to_page(url: str):
+    """Open the saved sheet's page: htmx is told to load it whole (HX-Redirect), a plain POST redirected."""
+    if request.headers.get("HX-Request"):
+        return "", 200, {"HX-Redirect": url}
+    return redirect(url, 303)
 
 
 @bp.post("/score-sheet/sheets/import")

@@ -125,3 +125,43 @@ def test_eight_players_by_fifteen_rows_fit_one_screen(servers, browser, size):  
     expect(page.locator('[data-testid="cell-r14-7"]')).to_be_visible()
     expect(page.locator('[data-testid="last-entry"]')).to_contain_text("Harrison: Unfinished cities and pennants 14")
     ctx.close()
+
+
+def test_a_seven_row_sheet_is_made_on_a_phone_and_played(servers, phone):  # SS-2 SS-3 SS-14
+    base = servers[0]
+    page = phone()
+    page.goto(f"{base}/score-sheet/designer")
+    page.locator('[data-testid="sheet-name"]').fill("Harbour night")
+    rows = [("Ships", "ships", "count", {"points_each": "3", "max": "10"}),
+            ("Harbour", "harbour", "points", {"min": "-5", "max": "30"}),
+            ("Lighthouse", "light", "check", {"points": "7"}),
+            ("Nets", "nets", "table", {"table": "0, 1, 3, 6, 10", "max": "8"}),
+            ("Cargo", "cargo", "formula", {"inputs": "fish 0 9; salt 0 9", "expression": "fish * salt // 2"}),
+            ("Debts", "debts", "count", {"points_each": "-2", "max": "10"}),
+            ("Bonus", "bonus", "points", {"min": "0", "max": "20"})]
+    for n, (label, row_id, kind, fields) in enumerate(rows):
+        if n:
+            page.locator('[data-testid="add-row"]').click()
+            expect(page.locator(f'[data-testid="design-row-{n}"]')).to_be_visible()
+        page.locator(f'[data-testid="r{n}-kind"]').select_option(kind)
+        expect(page.locator(f'[data-testid="r{n}-{next(iter(fields))}"]')).to_be_visible()
+        page.locator(f'[data-testid="r{n}-label"]').fill(label)
+        page.locator(f'[data-testid="r{n}-id"]').fill(row_id)
+        for name, value in fields.items():
+            page.locator(f'[data-testid="r{n}-{name}"]').fill(value)
+    page.locator('[data-testid="r6-id"]').press("Tab")  # a change redraws the preview
+    # the middle of each range: 5 ships 15, harbour 12, lighthouse 7, 4 nets 10, cargo 4*4//2 = 8,
+    # 5 debts -10, bonus 10
+    expect(page.locator('[data-testid="sample-total"]')).to_have_text("52")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.locator('[data-testid="save"]').click()
+    expect(page.locator("h1")).to_have_text("Harbour night")
+    sheet_id = page.url.rsplit("/", 1)[1]
+    listed = {s["id"]: s for s in _api(base, "/api/sheets")}
+    assert listed[sheet_id]["name"] == "Harbour night"
+    table = _api(base, "/api/tables", {"game": "score_sheet", "players": ["Ann", "Ben"], "options": {"sheet": sheet_id}})
+    assert [r["id"] for r in table_rows(base, table)] == [r[1] for r in rows]
+
+
+def table_rows(base: str, table: dict) -> list:
+    return _api(base, f"/api/tables/{table['code']}")["view"]["sheet"]["rows"]
