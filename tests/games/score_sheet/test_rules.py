@@ -346,3 +346,12 @@ def test_every_rule_in_the_rules_text_is_cited_by_a_test():
         cited |= set(re.findall(r"SS-\d+", test_file.read_text()))
     assert numbered == {f"SS-{n}" for n in range(1, 17)}
     assert numbered <= cited
+
+
+def test_a_sheet_cannot_ask_for_more_formula_checks_than_a_save_may_cost():  # SS-6
+    row = {"kind": "formula", "expression": "a + b", "inputs": [{"name": "a", "min": 0, "max": 39},
+                                                               {"name": "b", "min": 0, "max": 49}]}  # 2,000 each
+    rows = [{"id": f"f{n}", "label": f"Formula {n}", **row} for n in range(3)]
+    with pytest.raises(RuleError, match="together may have at most 5000 combinations of inputs to check; Formula 2"):
+        sheet_from_data(small_sheet(tie_break=None, rows=rows))
+    assert len(sheet_from_data(small_sheet(tie_break=None, rows=rows[:2])).rows) == 2

@@ -3,6 +3,7 @@ fills in into points. Every refusal names the row (by its label) and what is wro
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,7 +11,7 @@ from typing import Any, Mapping
 
 from companion.platform.contract import RuleError
 
-from .formula import FUNCTIONS, Formula, checked_formula
+from .formula import FUNCTIONS, MAX_COMBINATIONS, Formula, checked_formula
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 MAX_ROWS = 30
@@ -18,6 +19,7 @@ MAX_INPUTS = 6
 MAX_POINTS = 100_000   # a points row's bounds and a table's points
 MAX_COUNT = 1000       # a count or table row counts up to this
 MAX_INPUT = 1000       # a formula input's bounds
+MAX_SHEET_COMBINATIONS = 5000  # the input combinations of all of a sheet's formulas, checked on saving
 WINS = ("highest", "lowest")
 KINDS = ("points", "count", "table", "formula", "check")
 SHEET_FIELDS = ("name", "players", "wins", "tie_break", "rows", "source")
@@ -155,7 +157,11 @@ def _row_parts(kind: str, raw: Mapping, label: str) -> dict:
     return {"inputs": _inputs(raw.get("inputs"), label), "expression": raw.get("expression")}
 
 
-def _row(raw: Any, number: int) -> Row:
+def _combinations(inputs: tuple[tuple[str, int, int], ...]) -> int:
+    return math.prod(high - low + 1 for _name, low, high in inputs)
+
+
+def _row(raw: Any, number: int, budget: list[int]) -> Row:
     if not isinstance(raw, Mapping):
         raise _refuse(f"Row {number} must have an id, a label and a kind.")
     label = _text(raw.get("label"), f"The label of row {number}", 40)
@@ -168,6 +174,10 @@ def _row(raw: Any, number: int) -> Row:
         raise _refuse(f"The id of {label} must be a short lowercase word (letters, digits, _).")
     row = Row(id=row_id, label=label, kind=kind, **_row_parts(kind, raw, label))
     if kind == "formula":
+        budget[0] -= _combinations(row.inputs)
+        if budget[0] < 0 and _combinations(row.inputs) <= MAX_COMBINATIONS:
+            raise RuleError(f"The formulas of a sheet together may have at most {MAX_SHEET_COMBINATIONS} "
+                            f"combinations of inputs to check; {label} goes beyond that.", rule="SS-6")
         row.formula  # noqa: B018 - checked over every combination of its inputs (SS-6)
     return row
 
@@ -175,7 +185,8 @@ def _row(raw: Any, number: int) -> Row:
 def _rows(raw: Any) -> tuple[Row, ...]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_ROWS:
         raise _refuse(f"A sheet has 1 to {MAX_ROWS} rows.")
-    rows = tuple(_row(item, n) for n, item in enumerate(raw, start=1))
+    budget = [MAX_SHEET_COMBINATIONS]  # what the formulas' checks may cost, all together
+    rows = tuple(_row(item, n, budget) for n, item in enumerate(raw, start=1))
     ids = [row.id for row in rows]
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice:
