@@ -53,6 +53,10 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("score_sheet.designer", "GET"): ALL_PAGE,
     ("score_sheet.designer_post", "POST"): ALL_PAGE,
     ("score_sheet.import_sheet", "POST"): ALL_PAGE,
+    ("score_sheet.share", "GET"): ALL_PAGE,
+    ("score_sheet.receive", "GET"): ALL_PAGE,
+    ("score_sheet.receive_link", "GET"): ALL_PAGE,
+    ("score_sheet.receive_save", "POST"): ALL_PAGE,
     # the table code alone: the read-only table
     ("pages.join", "GET"): ALL_PAGE,
     ("pages.table_view", "GET"): ALL_PAGE,

@@ -9,6 +9,7 @@ from companion.platform.contract import EngineGame, RuleError, Viewer
 
 from . import designer  # noqa: F401 - the designer's routes, on the game's blueprint
 from . import rules
+from . import share_link  # noqa: F401 - the sheet links' routes, on the game's blueprint
 from .describe import describe
 from .library import saved_sheet_data
 from .rules import engine

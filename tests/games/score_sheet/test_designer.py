@@ -76,3 +76,25 @@ def test_a_sheet_file_goes_to_another_browser(app, client):  # SS-16 SS-14
     bad = other.post("/score-sheet/sheets/import", data={"csrf_token": csrf, "file": (io.BytesIO(b"\xff{"), "x.json")},
                      content_type="multipart/form-data")
     assert bad.status_code == 422 and "That file is not a sheet" in bad.get_data(as_text=True)
+
+
+def test_a_sheet_link_hands_the_sheet_to_another_companion(app, client, tmp_path):  # SS-14 SS-16
+    from companion import create_app
+    page = client.get("/score-sheet/sheets/agricola/share").get_data(as_text=True)
+    link = re.search(r'href="([^"]+)" class="share-link"', page)[1]
+    assert "<svg" in page  # the QR code of the link
+    other_app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite'}", "TESTING": True,
+                            "SECRET_KEY": "another-companion"})
+    other = other_app.test_client()
+    shown = other.get("/score-sheet/receive", query_string={"link": link})
+    assert shown.status_code == 303
+    received = other.get(shown.headers["Location"]).get_data(as_text=True)
+    assert "Agricola" in received and "Begging cards" in received
+    csrf = csrf_from(received)
+    code = link.rsplit("/", 1)[1]
+    saved = other.post("/score-sheet/receive", data={"csrf_token": csrf, "code": code})
+    assert saved.status_code == 303
+    sheet_id = saved.headers["Location"].rsplit("/", 1)[1]
+    assert other.get(f"/api/sheets/{sheet_id}").get_json() == client.get("/api/sheets/agricola").get_json()
+    damaged = other.post("/score-sheet/receive", data={"csrf_token": csrf, "code": code[:-9]})
+    assert damaged.status_code == 422 and "incomplete or damaged" in damaged.get_data(as_text=True)
