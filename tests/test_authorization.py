@@ -98,6 +98,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pizza_theory.host_cuts", "GET"): {"host"},
     ("dicez.host_progress", "GET"): {"host"},
     ("pizza_theory.host_cuts", "POST"): {"host"},
+    ("score_sheet.host_end", "POST"): {"host"},
     # the JSON API
     ("api.create_table", "POST"): ALL_API,
     ("api.table_state", "GET"): ALL_API,

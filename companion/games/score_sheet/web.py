@@ -11,6 +11,7 @@ import re
 
 from companion.platform.gameweb import GameWeb
 
+from .host_end import host_context
 from .library import bp, listed
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,15}")
@@ -72,4 +73,6 @@ WEB = GameWeb(
     options_template="score_sheet/options.html",
     assets=("score_sheet/sheet.css", "score_sheet/sheet.js"),
     blueprint=bp,
+    host_template="score_sheet/host_end.html",
+    host_context=host_context,
 )

@@ -228,3 +228,21 @@ def test_a_stored_sheet_is_judged_as_when_it_was_saved(client):  # SS-2
     game = GAMES[GAME]
     assert game.document_refusal("sheets", "s1", MY_SHEET) is None
     assert game.document_refusal("sheets", "s1", {**MY_SHEET, "rows": []}) == "A sheet has 1 to 30 rows."
+
+
+def test_the_host_ends_the_game_from_the_host_screen(app, client):  # SS-10
+    from tests.helpers import start_table_page
+    host = app.test_client()
+    code = start_table_page(host, game=GAME, player0="Ann", player1="Ben", score_sheet_sheet="splendor")
+    page = host.get(f"/t/{code}/host").get_data(as_text=True)
+    assert 'data-testid="host-end"' in page
+    csrf = csrf_from(page)
+    early = host.post(f"/t/{code}/score-sheet/end", data={"csrf_token": csrf})
+    assert early.status_code == 422 and "Fill at least one row before ending the game." in early.get_data(as_text=True)
+    ben, ben_csrf = _phone(app, code, 1)
+    ben.post(f"/t/{code}/s/1/entries", data={"csrf_token": ben_csrf, "row": "cards", "value": "9"})
+    assert app.test_client().post(f"/t/{code}/score-sheet/end", data={"csrf_token": csrf}).status_code in (400, 403)
+    assert host.post(f"/t/{code}/score-sheet/end", data={"csrf_token": csrf}).status_code == 303
+    shown = client.get(f"/api/tables/{code}").get_json()
+    assert shown["finished"] and shown["winners"] == [1] and shown["view"]["empty_count_zero"]
+    assert 'data-testid="host-end"' not in host.get(f"/t/{code}/host").get_data(as_text=True)
