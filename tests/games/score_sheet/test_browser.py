@@ -165,3 +165,16 @@ def test_a_seven_row_sheet_is_made_on_a_phone_and_played(servers, phone):  # SS-
 
 def table_rows(base: str, table: dict) -> list:
     return _api(base, f"/api/tables/{table['code']}")["view"]["sheet"]["rows"]
+
+
+@pytest.mark.parametrize("path", ["/score-sheet/sheets", "/score-sheet/sheets/7-wonders", "/score-sheet/designer?from=agricola",
+                                  "/score-sheet/sheets/qwixx/share"])
+def test_the_library_pages_pass_the_accessibility_checks_on_a_phone(servers, phone, path):  # SS-13 SS-14
+    from tests.a11y import describe, small_targets, structure_problems, violations
+    page = phone()
+    assert page.goto(servers[0] + path).ok
+    found = violations(page)
+    assert not found, describe(found)
+    assert not small_targets(page), small_targets(page)
+    assert not structure_problems(page), structure_problems(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
