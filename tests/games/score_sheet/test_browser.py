@@ -70,7 +70,12 @@ def test_two_phones_fill_their_sheets_and_the_table_view_follows(servers, phone)
     expect(view.locator('[data-testid="last-entry"]')).to_contain_text("Ann: First out yes \u2192 5", timeout=5000)
     expect(view.locator('[data-testid="cell-pairs-0"]')).to_have_text("6")
 
-    # Ben fills one row with a number typed in; Ann ends the game: empty rows count 0
+    # Ben types 3 and flips its sign with ± (a number pad without a minus), then fills it again with 20
+    ben.locator('[data-testid="input-bonus"]').fill("3")
+    ben.locator('[data-testid="neg-bonus"]').click()
+    expect(ben.locator('[data-testid="input-bonus"]')).to_have_value("-3")
+    ben.locator('[data-testid="fill-bonus"]').click()
+    expect(ben.locator('[data-testid="my-total"]')).to_have_text("-3")
     fill_number(ben, "bonus", 20)
     expect(ben.locator('[data-testid="my-total"]')).to_have_text("20")
     expect(view.locator('[data-testid="total-1"]')).to_have_text("20", timeout=5000)
