@@ -45,6 +45,19 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     # an edition is changed or deleted only by the browser that made it: not a table credential, so
     # tests/games/dice_and_slice/test_edition_owners.py asks it of two browsers
     ("dice_and_slice.edition_delete", "POST"): ALL_PAGE,
+    # Score sheet's library: anyone may read the sheets and save one of their own (owned by the browser)
+    ("score_sheet.library_page", "GET"): ALL_PAGE,
+    ("score_sheet.sheet_page", "GET"): ALL_PAGE,
+    ("score_sheet.api_sheets", "GET"): ALL_PAGE,
+    ("score_sheet.api_sheet", "GET"): ALL_PAGE,
+    ("score_sheet.api_save_sheet", "POST"): ALL_PAGE,
+    ("score_sheet.designer", "GET"): ALL_PAGE,
+    ("score_sheet.designer_post", "POST"): ALL_PAGE,
+    ("score_sheet.import_sheet", "POST"): ALL_PAGE,
+    ("score_sheet.share", "GET"): ALL_PAGE,
+    ("score_sheet.receive", "GET"): ALL_PAGE,
+    ("score_sheet.receive_link", "GET"): ALL_PAGE,
+    ("score_sheet.receive_save", "POST"): ALL_PAGE,
     # the table code alone: the read-only table
     ("pages.join", "GET"): ALL_PAGE,
     ("pages.table_view", "GET"): ALL_PAGE,
@@ -87,6 +100,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("pizza_theory.host_cuts", "GET"): {"host"},
     ("dicez.host_progress", "GET"): {"host"},
     ("pizza_theory.host_cuts", "POST"): {"host"},
+    ("score_sheet.host_end", "POST"): {"host"},
     # the JSON API
     ("api.create_table", "POST"): ALL_API,
     ("api.table_state", "GET"): ALL_API,
@@ -144,7 +158,7 @@ def _path(app, rule, code):
     store = app.extensions["store"]
     table = store.table(code) if code else None
     values = {"code": code, "seat": 0, "game_no": 1, "game_id": "dicez", "filename": "app.js", "name": "nobody's",
-              "packed": "not-a-link",
+              "packed": "not-a-link", "sheet_id": "qwixx",
               "secret": table.join_secret if table else None}
     if "token" in rule.arguments:
         values["token"] = store.create_handover(code, 0, minutes=5)[0]

@@ -11,6 +11,7 @@ GAME_FOLDERS = (
     "dice_and_slice",
     "pizza_theory",
     "score_pad",
+    "score_sheet",
 )
 
 for _folder in GAME_FOLDERS:

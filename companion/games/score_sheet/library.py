@@ -1,0 +1,111 @@
+"""The library of sheets (SS-13, SS-14): the built-in ones and those saved in the platform's document
+store (the game's "sheets" collection), each owned by the browser that saved it; and the JSON API
+over them (SS-16): GET /api/sheets, GET /api/sheets/<id>, POST /api/sheets."""
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
+
+from companion.platform import auth
+from companion.platform.context import Collection, collection
+from companion.platform.contract import RuleError
+
+from .rules.builtin import BUILTIN
+from .rules.sheet import load_sheet
+from .rules.view import row_range
+
+GAME_ID = "score_sheet"
+SHEETS = "sheets"
+MAX_BODY = 64 * 1024
+
+# the game's own templates live in its folder (templates/score_sheet/...)
+bp = Blueprint("score_sheet", __name__, template_folder=str(Path(__file__).parent / "templates"))
+
+
+def _sheets() -> Collection:
+    return collection(GAME_ID, SHEETS)
+
+
+def saved_sheet_data(sheet_id: str) -> dict | None:
+    """A saved sheet's data by id; None outside a request's app or when there is none."""
+    if not has_app_context() or not isinstance(sheet_id, str) or len(sheet_id) > 40:
+        return None
+    doc = _sheets().get(sheet_id)
+    return doc.data if doc else None
+
+
+def sheet_data(sheet_id: str) -> dict | None:
+    return BUILTIN.get(sheet_id) or saved_sheet_data(sheet_id)
+
+
+def listed() -> list[dict]:
+    """Every sheet a table can be started with: the built-in ones first, then the saved ones by name."""
+    builtin = [{"id": key, "name": data["name"], "builtin": True, "mine": False, "players": data["players"],
+                "source": data.get("source", "")} for key, data in BUILTIN.items()]
+    saved = [{"id": doc.name, "name": doc.data.get("name", ""), "builtin": False,
+              "mine": auth.is_this_browser(doc.owner), "players": doc.data.get("players"),
+              "source": doc.data.get("source", "")} for doc in _sheets().all()]
+    return builtin + sorted(saved, key=lambda s: str(s["name"]).casefold())
+
+
+def save_new(data) -> dict:
+    """Check a sheet's data (SS-2..SS-7) and save it under a new id owned by this browser."""
+    sheet = load_sheet(data)
+    for _ in range(5):
+        sheet_id = "s" + secrets.token_hex(5)
+        if _sheets().create(sheet_id, sheet.data(), auth.browser_id()):
+            return {"id": sheet_id, "name": sheet.name, "builtin": False}
+    raise RuleError("The sheet could not be given an id; try again.")
+
+
+# ---- the API ------------------------------------------------------------------------------------
+
+
+@bp.get("/api/sheets")
+def api_sheets():
+    return jsonify(listed())
+
+
+@bp.get("/api/sheets/<sheet_id>")
+def api_sheet(sheet_id):
+    data = sheet_data(sheet_id)
+    if data is None:
+        return jsonify(error=f"There is no sheet {sheet_id[:40]!r}."), 404
+    return jsonify(load_sheet(data).data())
+
+
+@bp.post("/api/sheets")
+def api_save_sheet():
+    if request.content_length and request.content_length > MAX_BODY:
+        return jsonify(error=f"A sheet is at most {MAX_BODY // 1024} KiB of JSON."), 413
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # absurdly deep nesting: nothing a client means
+        data = None
+    if not isinstance(data, dict):
+        return jsonify(error="Send a sheet as a JSON object with Content-Type: application/json."), 400
+    try:
+        saved = save_new(data)
+    except RuleError as exc:
+        return jsonify(error=exc.reason), 422
+    return jsonify(saved), 201
+
+
+# ---- the library's pages ------------------------------------------------------------------------
+
+
+@bp.get("/score-sheet/sheets")
+def library_page():
+    return render_template("score_sheet/library.html", sheets=listed())
+
+
+@bp.get("/score-sheet/sheets/<sheet_id>")
+def sheet_page(sheet_id):
+    data = sheet_data(sheet_id)
+    if data is None:
+        abort(404, f"There is no sheet {sheet_id[:40]!r}.")
+    sheet = load_sheet(data)
+    return render_template("score_sheet/sheet_page.html", sheet_id=sheet_id, sheet=sheet.data(),
+                           rows=[{**row.spec(), "range": row_range(row)} for row in sheet.rows])
