@@ -190,11 +190,11 @@ def test_exports_keep_every_row(client):  # SS-9 SS-16
         post_entry(client, table, seat, **fill("nobles", nobles))
     code = table["code"]
     data = client.get(f"/t/{code}/games/1/export.json").get_json()
-    assert data["finished"] and data["winners"] == [0]
+    assert data["finished"] and data["winners"] == [1]  # exports number seats from 1, as the start page
     assert data["players"][0]["sheet"] == {"cards": 15, "nobles": 3}
     rows = list(csv.reader(io.StringIO(client.get(f"/t/{code}/games/1/export.csv").get_data(as_text=True))))
     assert rows[0] == ["seat", "name", "cards", "nobles", "total", "winner"]
-    assert rows[1] == ["0", "Ann", "15", "3", "18", "yes"] and rows[2] == ["1", "Ben", "16", "0", "16", ""]
+    assert rows[1] == ["1", "Ann", "15", "3", "18", "yes"] and rows[2] == ["2", "Ben", "16", "0", "16", ""]
 
 
 def test_an_empty_field_is_asked_for_in_plain_words(app, client):  # SS-4
