@@ -122,6 +122,9 @@ def test_the_table_view_fits_one_screen_and_reads_across_the_room(servers, brows
     assert page.evaluate(SMALLEST) >= SMALLEST_TYPE[size]
     for name in NAMES[:players]:
         assert name in board.inner_text()
+    cut_names = page.evaluate("""[...document.querySelectorAll('#board .tv-name')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
+    assert not cut_names, f"names cut short: {cut_names}"
     last = page.locator('[data-testid="last-entry"]')
     assert last.is_visible() and last.inner_text().startswith("Last:")
     assert any(name in last.inner_text() for name in NAMES[:players])
