@@ -57,6 +57,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONES = 5
@@ -177,29 +178,68 @@ class Table:
         self.early: dict[tuple, list] = {}  # (game, entry seq) -> [(seat, fetched)] before its answer came back
         self.game_no = 1
         self.turns: list = []  # planned before the load: see plan_turns
+        self.phones: list = []  # its phones, by seat
 
 
 class Phone:
     def __init__(self, table: Table, seat: int, port: int, stats: Stats, baseline: bool):
         self.t, self.seat, self.port, self.stats, self.baseline = table, seat, port, stats, baseline
-        self.cookie = f"seat_{table.code}={table.tokens[seat]}"
+        self.cookies = {f"seat_{table.code}": table.tokens[seat]}
         self.conn = Conn(port)
         self.heard: list[tuple] = []
         self.reload = False
         self.wake = asyncio.Event()
         self.live_url = f"/t/{table.code}/live"
         self.stream_opened = False
+        self.tap_conn = Conn(port)  # a browser sends a tap on another of its connections than a refetch
+        self.csrf = ""
+        self.refetch: list[str] = []  # hx-get of every element listening for "table-changed from:body"
+        self.tapping = asyncio.Event()
+        self.tapping.set()  # set: no tap of this phone is out
+        self.own: set[tuple] = set()  # versions this phone's own taps made (their answer carried them)
 
     async def first_load(self):
         status, rh, body, _ = await self.conn.request("GET", f"/t/{self.t.code}/s/{self.seat}",
                                                       {"Cookie": self.cookie, "Accept-Encoding": "gzip"})
         if status != 200:
             raise RuntimeError(f"first load {status}")
-        if rh.get("set-cookie"):  # a browser keeps what the page set (its session) and sends it back
-            self.cookie = f"{self.cookie}; {rh['set-cookie']}"
-        m = re.search(rb'sse-connect="([^"]+)"', body)
+        self.keep_cookies(rh)
+        self.read_page(body.decode())
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def keep_cookies(self, rh: dict):
+        """A browser keeps what an answer set (its session) and sends it back."""
+        for pair in filter(None, rh.get("set-cookie", "").split("; ")):
+            name, _, value = pair.partition("=")
+            self.cookies[name] = value
+
+    def read_page(self, html: str):
+        """What a browser keeps from the page: its stream URL, CSRF token, and what htmx refetches."""
+        m = re.search(r'sse-connect="([^"]+)"', html)
         if m:  # the version the page shows, as its stream says it
-            self.live_url = m.group(1).decode().replace("&amp;", "&")
+            self.live_url = m.group(1).replace("&amp;", "&")
+        m = re.search(r'name="csrf_token" value="([^"]+)"', html)
+        if m:  # a page drawn with no form (the game over) leaves the session's token as it was
+            self.csrf = m.group(1)
+        tags = re.findall(r"<[^>]*table-changed from:body[^>]*>", html)
+        self.refetch = [m.group(1).replace("&amp;", "&") for tag in tags if (m := re.search(r'hx-get="([^"]+)"', tag))]
+
+    async def tap(self, fields: dict) -> tuple[int, bytes]:
+        """A tap as htmx posts the sheet's form: its fields, the CSRF token and an idempotency key."""
+        body = urlencode({"csrf_token": self.csrf, "key": uuid.uuid4().hex, **fields}).encode()
+        self.tapping.clear()
+        try:
+            status, rh, data, _ = await self.tap_conn.request(
+                "POST", f"/t/{self.t.code}/s/{self.seat}/entries",
+                {"Cookie": self.cookie, "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"},
+                body)
+            self.keep_cookies(rh)
+            return status, data
+        finally:
+            self.tapping.set()
 
     async def hold_stream(self, stop: float):
         while time.monotonic() < stop:
@@ -258,33 +298,76 @@ class Phone:
             self.stats.bytes += n
 
     async def fetch_loop(self):
+        """On each change heard, what static/app.js and htmx do: wait while a tap of this phone is out
+        (its answer carries the version it made), then GET every fragment listening for the change (or
+        the whole page after a rematch), each on a connection of its own as a browser would."""
+        conns: dict[str, Conn] = {}
         while True:
             await self.wake.wait()
             self.wake.clear()
-            seqs, self.heard = self.heard, []
-            path = f"/t/{self.t.code}/s/{self.seat}" + ("" if self.reload else "/sheet")
-            self.reload = False
-            try:
-                status, _, _, n = await self.conn.request(
-                    "GET", path,
-                    {"Cookie": self.cookie, "HX-Request": "true"})
-            except (ConnectionError, asyncio.IncompleteReadError) as exc:
-                self.stats.error(f"fragment: {type(exc).__name__}")
+            await self.tapping.wait()
+            seqs, self.heard = [v for v in self.heard if v not in self.own], []
+            if not seqs:
                 continue
+            reload, self.reload = self.reload, False
+            urls = [f"/t/{self.t.code}/s/{self.seat}"] if reload or not self.refetch else self.refetch
+            answers = await asyncio.gather(*(self.fetch(conns.setdefault(u, Conn(self.port)), u, reload)
+                                             for u in urls))
             done = time.perf_counter()
-            self.count(n)
-            if self.stats.measuring:
-                self.stats.requests += 1
-                self.stats.phone_requests += 1
-            if status != 200:
-                self.stats.error(f"fragment {status}")
-                continue
-            for seq in seqs:
-                acc = self.t.accepted.get(seq)
-                if acc is None:  # the change reached this phone before the entry's own answer came back
-                    self.t.early.setdefault(seq, []).append((self.seat, done))
-                elif acc[1] != self.seat and self.stats.measuring:
-                    self.stats.delay.append(max(0.0, done - acc[0]))
+            if all(answers):
+                self.record_delay(seqs, done)
+
+    async def fetch(self, conn: "Conn", url: str, page: bool) -> bool:
+        headers = {"Cookie": self.cookie} if page else {"Cookie": self.cookie, "HX-Request": "true"}
+        try:
+            status, rh, body, n = await conn.request("GET", url, headers)
+            self.keep_cookies(rh)
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            self.stats.error(f"fragment: {type(exc).__name__}")
+            return False
+        self.count(n)
+        if self.stats.measuring:
+            self.stats.requests += 1
+            self.stats.phone_requests += 1
+        if status != 200:
+            self.stats.error(f"fragment {status}")
+            return False
+        if page:
+            self.read_page(body.decode())
+        return True
+
+    def record_delay(self, seqs: list, done: float):
+        for seq in seqs:
+            acc = self.t.accepted.get(seq)
+            if acc is None:  # the change reached this phone before the entry's own answer came back
+                self.t.early.setdefault(seq, []).append((self.seat, done))
+            elif acc[1] != self.seat and self.stats.measuring:
+                self.stats.delay.append(max(0.0, done - acc[0]))
+
+
+# ---- an entry as the sheet's form sends it (the fields each game's template posts) ---------------
+def _dicez_form(entry: dict) -> dict:
+    dice = {f"d{i}": str(d) for i, d in enumerate(entry.get("dice") or ())}
+    if entry["kind"] == "roll":
+        return {"action": "roll", **dice, **{f"hold{i}": "on" for i in entry.get("held", ())}}
+    return {"action": "score", "category": entry["category"], **dice}
+
+
+def _pizza_form(entry: dict) -> dict:
+    space = ",".join(str(c) for c in entry["space"]) if entry.get("space") else "none"
+    if entry["kind"] == "cut":
+        return {"kind": "cut", "line": str(entry["line"])}
+    if entry["kind"] == "neutral":
+        return {"kind": "neutral", "nline": str(entry["line"]), "space": space}
+    return {"kind": "place", "space": space}
+
+
+def _score_pad_form(entry: dict) -> dict:
+    return {"action": "finish"} if entry["kind"] == "finish" else {"points": str(entry.get("points", ""))}
+
+
+FORM_OF = {"dicez": _dicez_form, "pizza_theory": _pizza_form, "score_pad": _score_pad_form,
+           None: lambda entry: {"points": str(entry["value"])}}  # None: the baseline's entries only count
 
 
 def players_of(game_id: str) -> int:
@@ -318,7 +401,7 @@ def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random
 
 
 async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float], stop: float,
-                     rng: random.Random):
+                     rng: random.Random, baseline: bool):
     conn = Conn(port)
     await asyncio.sleep(rng.uniform(0, pace[1]))
     for turn in t.turns:
@@ -336,20 +419,20 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
                 stats.rematches += 1
             continue
         seat, entry = turn
-        body = json.dumps({**entry, "key": uuid.uuid4().hex}).encode()
+        phone = t.phones[seat]
         t0 = time.perf_counter()
         try:
-            status, _, data, _ = await conn.request(
-                "POST", f"/api/tables/{t.code}/entries",
-                {"Authorization": f"Bearer {t.tokens[seat]}", "Content-Type": "application/json"}, body)
+            status, data = await phone.tap(FORM_OF[None if baseline else t.game_id](entry))
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             stats.error(f"entry: {type(exc).__name__}")
             return  # the planned turns after it would be out of step with the server
         t1 = time.perf_counter()
-        if status != 201:
-            stats.error(f"entry {status}: {data[:60]!r}")
+        made = re.search(rb'id="live-seen" data-version="(\d+)\.(\d+)', data)
+        if status != 200 or not made:
+            stats.error(f"entry {status}: {words_of(data)}")
             return
-        key = (t.game_no, json.loads(data)["seq"])
+        key = (int(made.group(1)), int(made.group(2)))
+        phone.own.add(key)
         t.accepted[key] = (t1, seat)
         if stats.measuring:
             stats.entry_spans.append((t0, t1))
@@ -357,6 +440,11 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
             stats.delay.extend(0.0 for other, _ in t.early.pop(key, ()) if other != seat)
             stats.requests += 1
         await asyncio.sleep(max(0.0, rng.uniform(*pace) - (t1 - t0)))
+
+
+def words_of(html: bytes) -> str:
+    """What a refusal says, without its markup (for the error list)."""
+    return re.sub(r"\s+", " ", re.sub(r"(?s)<head>.*</head>|<[^>]+>", " ", html.decode(errors="replace")))[:100]
 
 
 # ---- the server under load -----------------------------------------------------------------
@@ -496,13 +584,15 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
     try:
         await wait_up(port, proc)
         tables = await create_tables(port, games, plans)
-        phones = [Phone(t, s, port, stats, baseline) for t in tables for s in range(len(t.tokens))]
+        for t in tables:
+            t.phones = [Phone(t, s, port, stats, baseline) for s in range(len(t.tokens))]
+        phones = [p for t in tables for p in t.phones]
         stop = time.monotonic() + args.duration + 5 + 60  # streams are held while they open (at most 60 s) and the window lasts
         tasks, first_load_s, streams_s = await open_phones(phones, stats, stop)
         await asyncio.sleep(2)
         if not args.idle:
             tasks += [asyncio.create_task(play_table(t, port, stats, pace, time.monotonic() + args.duration,
-                                                     random.Random(rng.random()))) for t in tables]
+                                                     random.Random(rng.random()), baseline)) for t in tables]
         probe = None if baseline or not env["DATABASE_URL"].startswith("postgresql") else CommitProbe(env["DATABASE_URL"])
         window = await measured_window(proc.pid, args.duration, stats, probe)
         await asyncio.sleep(1)
@@ -552,7 +642,8 @@ async def amain(args):
     database, drop_schema = database_for(args, tmp)
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench",
            "PYTHONPATH": str(ROOT), "BENCH_TMP": str(tmp),
-           "TABLES_PER_CLIENT": "100000 per minute"}  # every table comes from this one client
+           "TABLES_PER_CLIENT": "100000 per minute",  # every table comes from this one client,
+           "MAX_STREAMS_PER_CLIENT": "0", "MAX_CONNECTIONS_PER_CLIENT": "0"}  # as do all the phones
     env.pop("REDIS_URL", None)
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
@@ -685,8 +776,8 @@ def serve_baseline(port: int):
             t["seq"] += 1
             t["event"].set()
             t["event"] = Event()
-            body = json.dumps({"seq": t["seq"], "version": t["seq"]}).encode()
-            start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            body = f'<div id="sheet">{t["seq"]}</div><div id="live-seen" data-version="1.{t["seq"]}.0"></div>'.encode()
+            start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
             return [body]
         if parts[-1] == "live":
             start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
@@ -704,12 +795,14 @@ def serve_baseline(port: int):
         if parts[-1] == "sheet":
             body = f'<div id="sheet">{t["seq"]}</div>'.encode()
         else:
-            body = f'<html><div id="live" sse-connect="/t/{code}/live"></div></html>'.encode()
+            body = (f'<html><div id="live" sse-connect="/t/{code}/live"></div><form><input type="hidden" '
+                    f'name="csrf_token" value="c"></form><div hx-get="{path}/sheet" '
+                    f'hx-trigger="table-changed from:body"></div></html>').encode()
         start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
         return [body]
 
     gevent.get_hub()
-    WSGIServer((HOST, port), app, log=None).serve_forever()
+    WSGIServer((HOST, port), app, log=None, connections_per_client=0).serve_forever()
 
 
 def main() -> None:
