@@ -221,20 +221,21 @@ class Phone:
         m = re.search(r'sse-connect="([^"]+)"', html)
         if m:  # the version the page shows, as its stream says it
             self.live_url = m.group(1).replace("&amp;", "&")
-        m = re.search(r'name="csrf_token" value="([^"]+)"', html)
-        if m:  # a page drawn with no form (the game over) leaves the session's token as it was
+        m = re.search(r'"X-CSRF-Token": "([^"]+)"', html)  # the body's hx-headers, sent with every htmx request
+        if m:
             self.csrf = m.group(1)
         tags = re.findall(r"<[^>]*table-changed from:body[^>]*>", html)
         self.refetch = [m.group(1).replace("&amp;", "&") for tag in tags if (m := re.search(r'hx-get="([^"]+)"', tag))]
 
     async def tap(self, fields: dict) -> tuple[int, bytes]:
         """A tap as htmx posts the sheet's form: its fields, the CSRF token and an idempotency key."""
-        body = urlencode({"csrf_token": self.csrf, "key": uuid.uuid4().hex, **fields}).encode()
+        body = urlencode({"csrf_token": self.csrf, "key": uuid.uuid4().hex, **fields}).encode()  # as the form holds them
         self.tapping.clear()
         try:
             status, rh, data, _ = await self.tap_conn.request(
                 "POST", f"/t/{self.t.code}/s/{self.seat}/entries",
-                {"Cookie": self.cookie, "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"},
+                {"Cookie": self.cookie, "HX-Request": "true", "X-CSRF-Token": self.csrf,
+                 "Content-Type": "application/x-www-form-urlencoded"},
                 body)
             self.keep_cookies(rh)
             return status, data
@@ -795,8 +796,8 @@ def serve_baseline(port: int):
         if parts[-1] == "sheet":
             body = f'<div id="sheet">{t["seq"]}</div>'.encode()
         else:
-            body = (f'<html><div id="live" sse-connect="/t/{code}/live"></div><form><input type="hidden" '
-                    f'name="csrf_token" value="c"></form><div hx-get="{path}/sheet" '
+            body = (f'<html><body hx-headers=\'{{"X-CSRF-Token": "c"}}\'><div id="live" sse-connect="/t/{code}/live">'
+                    f'</div><div hx-get="{path}/sheet" '
                     f'hx-trigger="table-changed from:body"></div></html>').encode()
         start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
         return [body]
