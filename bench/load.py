@@ -488,11 +488,11 @@ async def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30):
     raise RuntimeError("the server did not start")
 
 
-def server_command(args, port: int) -> list[str]:
+def server_command(args, port: int, tree: Path = ROOT) -> list[str]:
     """`python -m companion` as a user starts it, or gunicorn with --workers gevent workers."""
     if args.workers > 1:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-        return [gunicorn, "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(args.workers),
+        return [gunicorn, "-c", str(tree / "gunicorn.conf.py"), "--workers", str(args.workers),
                 "--bind", f"{HOST}:{port}", "companion:create_app()"]
     return [sys.executable, "-m", "companion", "--host", HOST, "--port", str(port)]
 
@@ -572,10 +572,10 @@ async def measured_window(pid: int, duration: float, stats: Stats, probe) -> dic
     return {"wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak}
 
 
-async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool) -> dict:
+async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool, tree: Path) -> dict:
     port = free_port()
     tmp = Path(env["BENCH_TMP"])
-    proc = subprocess.Popen(cmd(port), cwd=ROOT, env=env,
+    proc = subprocess.Popen(cmd(port), cwd=tree, env=env,
                             stdout=open(tmp / f"{label}.log", "w"), stderr=subprocess.STDOUT)
     stats, rng = Stats(), random.Random(11)
     pace = (1.0, 2.0) if args.fast else (20.0, 30.0)
@@ -626,7 +626,7 @@ def report(r: dict) -> dict:
            "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
            "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60),
            "generator_cpu": 100 * r["own_cpu"] / r["wall"],
-           "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60)}
+           "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60), "steal": r["steal"]}
     print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
@@ -639,46 +639,81 @@ def report(r: dict) -> dict:
 
 
 async def amain(args):
+    """The companion (and, with --before, an older source tree of it, the two alternating over
+    --rounds), then the bare baseline, in one run on the same machine."""
     tmp = Path(tempfile.mkdtemp(prefix="load-"))
-    database, drop_schema = database_for(args, tmp)
+    games = args.games.split(",")
+    trees = [("after", ROOT)] + ([("before", Path(args.before).resolve())] if args.before else [])
+    print(f"load: {machine_load()}; commit {commit_of(ROOT)}" + (f"; before: {args.before}" if args.before else ""))
+    rows: list[tuple[str, dict]] = []
+    try:
+        for n in range(args.rounds):
+            for label, tree in trees:
+                rows.append((label, await measure(f"{label}-{n + 1}", tree, args, games, tmp)))
+        rows.append(("baseline", await measure("baseline", None, args, games, tmp)))
+    finally:
+        if args.server_log and (tmp / "after-1.log").exists():
+            shutil.copy(tmp / "after-1.log", args.server_log)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"load after the run: {machine_load()}")
+    if not args.idle:
+        print_table(rows)
+
+
+async def measure(label: str, tree: Path | None, args, games: list[str], tmp: Path) -> dict:
+    """One server (tree None: the baseline) under the load, on storage of its own; its printed row."""
+    database, drop_schema = database_for(args, tmp, label)
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench",
-           "PYTHONPATH": str(ROOT), "BENCH_TMP": str(tmp),
+           "PYTHONPATH": str(tree or ROOT), "BENCH_TMP": str(tmp),
            "TABLES_PER_CLIENT": "100000 per minute",  # every table comes from this one client,
            "MAX_STREAMS_PER_CLIENT": "0", "MAX_CONNECTIONS_PER_CLIENT": "0"}  # as do all the phones
     env.pop("REDIS_URL", None)
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    games = args.games.split(",")
-    baseline_cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"]
+    if tree is None:
+        cmd = lambda port: [sys.executable, str(Path(__file__).resolve()), "--serve-baseline", "--port", str(port)]  # noqa: E731
+    else:
+        cmd = lambda port: server_command(args, port, tree)  # noqa: E731
     try:
-        app = await run("companion", lambda port: server_command(args, port), env, args, games, False)
-        print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
-        print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
-              f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
-              f"first loads took {app['first_load_s']:.1f} s, "
-              f"opening every stream {app['streams_s']:.1f} s")
-        a = report(app)  # printed before the baseline runs: a baseline that fails leaves this figure
-        if app["probe"]:
-            report_probe(app["probe"], app["stats"])
-        sys.stdout.flush()
-        base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
+        r = await run(label, cmd, env, args, games, tree is None, tree or ROOT)
     finally:
         drop_schema()
-        if args.server_log:
-            shutil.copy(tmp / "companion.log", args.server_log)
-        shutil.rmtree(tmp, ignore_errors=True)
-    b = report(base)
-    if args.idle:
-        return
-    print(f"ratio     entry p50 x{a['entry_p50'] / b['entry_p50']:.1f}, live delay p50 x"
-          f"{a['delay_p50'] / b['delay_p50']:.1f}, CPU x{a['cpu'] / max(b['cpu'], 0.01):.1f}, "
-          f"RSS x{a['rss'] / b['rss']:.1f}")
+    print(f"\n{label}: {args.tables} tables, {r['phones']} phones, {args.duration:.0f} s, "
+          f"{'no entries' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; "
+          f"games: {', '.join(r['games'])}; first loads {r['first_load_s']:.1f} s, opening every stream "
+          f"{r['streams_s']:.1f} s; storage {database.split('?')[0].split(':')[0]}")
+    row = report(r)
+    if r["probe"]:
+        report_probe(r["probe"], r["stats"])
+    sys.stdout.flush()
+    return row
 
 
-def database_for(args, tmp: Path):
+def print_table(rows: list[tuple[str, dict]]) -> None:
+    """Every run as one Markdown row, in the order they ran."""
+    print("\n| run | taps | tap answer p50 / p99 ms | other screens p50 / p99 ms | errors | CPU % of a core "
+          "| peak RSS MB | bytes /phone/min | steal % |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, r in rows:
+        print(f"| {label} | {r['entries']} | {r['entry_p50']:.0f} / {r['entry_p99']:.0f} | {r['delay_p50']:.0f} / "
+              f"{r['delay_p99']:.0f} | {r['errors']} | {r['cpu']:.1f} | {r['rss']:.0f} | {r['bpm']:.0f} | {r['steal']:.1f} |")
+
+
+def machine_load() -> str:
+    return "load average " + " ".join(Path("/proc/loadavg").read_text().split()[:3]) + f" on {os.cpu_count()} cores"
+
+
+def commit_of(tree: Path) -> str:
+    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return (done.stdout.strip() or "?") + (" (with uncommitted changes)" if dirty else "")
+
+
+def database_for(args, tmp: Path, label: str):
     """SQLite in the temporary folder, or a fresh schema of its own on the --database-url server."""
     if not args.database_url:
-        return f"sqlite:///{tmp / 'load.sqlite'}", lambda: None
+        return f"sqlite:///{tmp / f'{label}.sqlite'}", lambda: None
     from sqlalchemy import create_engine, make_url, text
 
     from companion.platform.engines import normalize_url
@@ -811,12 +846,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (it stops by itself)")
     parser.add_argument("--fast", action="store_true", help="a turn every 1-2 s per table (else 20-30 s)")
-    parser.add_argument("--games", default="dicez,score_pad,dice_and_slice,pizza_theory")
+    parser.add_argument("--games", default="dicez,score_pad,pizza_theory",
+                        help=f"any of {', '.join(g for g in FORM_OF if g)} (the games whose forms this posts)")
     parser.add_argument("--idle", action="store_true", help="no entries: what phones cost that only hold a stream")
     parser.add_argument("--workers", type=int, default=1, help="over 1: gunicorn with this many gevent workers")
     parser.add_argument("--database-url", help="e.g. postgresql://postgres@127.0.0.1:5432/test (else SQLite)")
     parser.add_argument("--redis-url", help="REDIS_URL for the server (fan-out through Redis)")
     parser.add_argument("--server-log", help="keep the companion server's output in this file")
+    parser.add_argument("--before", help="an older source tree of the companion (say `git archive fab2c04`, unpacked)"
+                        " measured in the same run, alternating with this one")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times each tree is measured, in turn")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--host", help=argparse.SUPPRESS)
