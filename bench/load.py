@@ -1,23 +1,31 @@
-"""Load at venue scale (issue 11 item 6): T tables x 5 phones, each phone holding its live stream.
+"""Load at venue scale: T tables x up to 5 phones, each phone doing what static/app.js and htmx do.
 
-    python bench/load.py [--tables 20] [--duration 60] [--fast] [--games dicez,score_pad,...]
+    python bench/load.py [--tables 200] [--duration 45] [--fast] [--games dicez,score_pad,pizza_theory]
+                         [--before DIR --rounds 2]
 
 Bounded (it stops after --duration seconds of load) and loopback only (127.0.0.1). It starts
 `python -m companion --host 127.0.0.1 --port N` (gevent's WSGI server) on SQLite in a temporary
 folder, creates the tables through POST /api/tables (one game after another of --games), and for
-each seat runs a phone as the page does: a first load of /t/<code>/s/<seat> (with the seat's cookie,
-keeping the cookies that answer sets, as a browser does),
-the live stream of that page (/t/<code>/live?v=<version>, server-sent events), and on each
-`table-changed` event a GET of its sheet fragment /t/<code>/s/<seat>/sheet (one at a time; a change
-heard while one is out makes one more after it, as static/app.js does). Each table makes a turn every
-20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
-(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted through the
-JSON API with that seat's token. The turns are planned before the load starts (`plan_turns`, a
-rematch where a game ends): choosing them while measuring took the load generator's own core at
-500 tables and more, and its delays were then counted as the server's. The clock starts once every
-phone's stream has answered (and 2 s more): thousands of phones opening their streams at once, as
-after a restart, is work of its own, reported as "opening every stream"; a fixed 2 s wait let that
-backlog into the first seconds of the window, where it showed as long entries.
+each seat runs a phone as a browser does: a first load of /t/<code>/s/<seat> (with the seat's cookie,
+keeping every cookie an answer sets, and the CSRF token of the body's hx-headers), the live stream of
+that page (/t/<code>/live?v=<version>, server-sent events), and on each `table-changed` event a GET of
+every fragment the page lists with hx-trigger="table-changed from:body" (the whole page after a rematch),
+each on a connection of its own; it waits while one of its own taps is out and skips the change its
+own tap made (the tap's answer carries that version, as static/app.js reads it). Each table makes a
+turn every 20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
+(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted by that seat's
+phone as htmx posts the sheet's form: the game's own form fields (FORM_OF), HX-Request, X-CSRF-Token
+and a fresh idempotency `key`. (Dice and Slice is not among the games: its placement form sends
+the pattern's moves, not its dots.) The turns are planned before the load starts (`plan_turns`, a
+rematch through the host's API where a game ends): choosing them while measuring took the load
+generator's own core at 500 tables and more. The clock starts once every phone's stream has answered
+(and 2 s more): thousands of phones opening their streams at once is work of its own, reported as
+"opening every stream".
+
+With --before DIR (an older source tree of the companion, say `git archive fab2c04 | tar -x -C DIR`),
+that tree's server is measured too, in the same run and the same way, the two alternating over
+--rounds; each run has its own SQLite file. It runs with this checkout's Python environment and
+PYTHONPATH set to DIR.
 
 Then the same load shape against a bare baseline on the same server software (gevent.pywsgi),
 this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a real SSE stream
@@ -25,7 +33,7 @@ this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a re
 whose entry route only counts, and whose fragment is a few bytes of HTML. Same tables, phones,
 pace and requests.
 
-Reported for each: entry round trip p50/p99; live delay p50/p99 (from the moment the entry's
+Reported for each: a tap's round trip p50/p99; live delay p50/p99 (from the moment the entry's
 answer came back to the moment another phone of that table has fetched its new fragment; each of
 the 4 other phones is a sample); errors; requests/s; server CPU (utime+stime from /proc/<pid>/stat
 over the load, as % of one core) and peak RSS (VmRSS of /proc/<pid>/status, sampled every 0.5 s);
