@@ -24,7 +24,8 @@ SHOWS = "([testid, text]) => document.querySelector(`[data-testid=\"${testid}\"]
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser_fixtures import CHROMIUM, CHROMIUM_ARGS, PHONE, _free_port, _wait_for  # noqa: E402
+from tests.browser_fixtures import (CHROMIUM, CHROMIUM_ARGS, PHONE, _free_port, _wait_for, join_as,  # noqa: E402
+                                    start_dicez_table, table_code)
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "chance"]
 
@@ -52,18 +53,10 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
             pages = [browser.new_context(**PHONE).new_page() for _ in range(3)]
             host, ann, ben = pages
-            host.goto(bases[0] + "/")
-            host.fill('input[name="player0"]', "Ann")
-            host.fill('input[name="player1"]', "Ben")
-            host.locator("details.options", has_text="DiceZ options").locator("summary").click()
-            host.uncheck('[data-testid="dicez-turn-order"]')  # free play: Ann fills her sheet alone
-            host.click("text=Start the table")
-            join = host.locator(".join-url").get_attribute("href")
-            code = join.split("/t/", 1)[1].split("/")[0]
-            ann.goto(join)
-            ann.click("text=I am Ann")
-            ben.goto(join.replace(bases[0], bases[1]))
-            ben.click("text=I am Ben")
+            join = start_dicez_table(host, bases[0], ["Ann", "Ben"], turn_order=False)  # Ann fills her sheet alone
+            code = table_code(join)
+            join_as(ann, join, "Ann")
+            join_as(ben, join.replace(bases[0], bases[1]), "Ben")
             view = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
             view.goto(f"{bases[1]}/t/{code}/view")
             total = 0

@@ -1,23 +1,31 @@
-"""Load at venue scale (issue 11 item 6): T tables x 5 phones, each phone holding its live stream.
+"""Load at venue scale: T tables x up to 5 phones, each phone doing what static/app.js and htmx do.
 
-    python bench/load.py [--tables 20] [--duration 60] [--fast] [--games dicez,score_pad,...]
+    python bench/load.py [--tables 200] [--duration 45] [--fast] [--games dicez,score_pad,pizza_theory]
+                         [--before DIR --rounds 2]
 
 Bounded (it stops after --duration seconds of load) and loopback only (127.0.0.1). It starts
 `python -m companion --host 127.0.0.1 --port N` (gevent's WSGI server) on SQLite in a temporary
 folder, creates the tables through POST /api/tables (one game after another of --games), and for
-each seat runs a phone as the page does: a first load of /t/<code>/s/<seat> (with the seat's cookie,
-keeping the cookies that answer sets, as a browser does),
-the live stream of that page (/t/<code>/live?v=<version>, server-sent events), and on each
-`table-changed` event a GET of its sheet fragment /t/<code>/s/<seat>/sheet (one at a time; a change
-heard while one is out makes one more after it, as static/app.js does). Each table makes a turn every
-20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
-(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted through the
-JSON API with that seat's token. The turns are planned before the load starts (`plan_turns`, a
-rematch where a game ends): choosing them while measuring took the load generator's own core at
-500 tables and more, and its delays were then counted as the server's. The clock starts once every
-phone's stream has answered (and 2 s more): thousands of phones opening their streams at once, as
-after a restart, is work of its own, reported as "opening every stream"; a fixed 2 s wait let that
-backlog into the first seconds of the window, where it showed as long entries.
+each seat runs a phone as a browser does: a first load of /t/<code>/s/<seat> (with the seat's cookie,
+keeping every cookie an answer sets, and the CSRF token of the body's hx-headers), the live stream of
+that page (/t/<code>/live?v=<version>, server-sent events), and on each `table-changed` event a GET of
+every fragment the page lists with hx-trigger="table-changed from:body" (the whole page after a rematch),
+each on a connection of its own; it waits while one of its own taps is out and skips the change its
+own tap made (the tap's answer carries that version, as static/app.js reads it). Each table makes a
+turn every 20-30 s (--fast: every 1-2 s): a legal entry chosen from the game's own rules
+(`GAMES[game].hints(...)["legal"]`, via tests/contract/playout.py's legal_choice), posted by that seat's
+phone as htmx posts the sheet's form: the game's own form fields (FORM_OF), HX-Request, X-CSRF-Token
+and a fresh idempotency `key`. (Dice and Slice is not among the games: its placement form sends
+the pattern's moves, not its dots.) The turns are planned before the load starts (`plan_turns`, a
+rematch through the host's API where a game ends): choosing them while measuring took the load
+generator's own core at 500 tables and more. The clock starts once every phone's stream has answered
+(and 2 s more): thousands of phones opening their streams at once is work of its own, reported as
+"opening every stream".
+
+With --before DIR (an older source tree of the companion, say `git archive fab2c04 | tar -x -C DIR`),
+that tree's server is measured too, in the same run and the same way, the two alternating over
+--rounds; each run has its own SQLite file. It runs with this checkout's Python environment and
+PYTHONPATH set to DIR.
 
 Then the same load shape against a bare baseline on the same server software (gevent.pywsgi),
 this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a real SSE stream
@@ -25,7 +33,7 @@ this file run as `--serve-baseline PORT`: a minimal WSGI app whose /live is a re
 whose entry route only counts, and whose fragment is a few bytes of HTML. Same tables, phones,
 pace and requests.
 
-Reported for each: entry round trip p50/p99; live delay p50/p99 (from the moment the entry's
+Reported for each: a tap's round trip p50/p99; live delay p50/p99 (from the moment the entry's
 answer came back to the moment another phone of that table has fetched its new fragment; each of
 the 4 other phones is a sample); errors; requests/s; server CPU (utime+stime from /proc/<pid>/stat
 over the load, as % of one core) and peak RSS (VmRSS of /proc/<pid>/status, sampled every 0.5 s);
@@ -57,6 +65,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONES = 5
@@ -177,29 +186,69 @@ class Table:
         self.early: dict[tuple, list] = {}  # (game, entry seq) -> [(seat, fetched)] before its answer came back
         self.game_no = 1
         self.turns: list = []  # planned before the load: see plan_turns
+        self.phones: list = []  # its phones, by seat
 
 
 class Phone:
     def __init__(self, table: Table, seat: int, port: int, stats: Stats, baseline: bool):
         self.t, self.seat, self.port, self.stats, self.baseline = table, seat, port, stats, baseline
-        self.cookie = f"seat_{table.code}={table.tokens[seat]}"
+        self.cookies = {f"seat_{table.code}": table.tokens[seat]}
         self.conn = Conn(port)
         self.heard: list[tuple] = []
         self.reload = False
         self.wake = asyncio.Event()
         self.live_url = f"/t/{table.code}/live"
         self.stream_opened = False
+        self.tap_conn = Conn(port)  # a browser sends a tap on another of its connections than a refetch
+        self.csrf = ""
+        self.refetch: list[str] = []  # hx-get of every element listening for "table-changed from:body"
+        self.tapping = asyncio.Event()
+        self.tapping.set()  # set: no tap of this phone is out
+        self.own: set[tuple] = set()  # versions this phone's own taps made (their answer carried them)
 
     async def first_load(self):
         status, rh, body, _ = await self.conn.request("GET", f"/t/{self.t.code}/s/{self.seat}",
                                                       {"Cookie": self.cookie, "Accept-Encoding": "gzip"})
         if status != 200:
             raise RuntimeError(f"first load {status}")
-        if rh.get("set-cookie"):  # a browser keeps what the page set (its session) and sends it back
-            self.cookie = f"{self.cookie}; {rh['set-cookie']}"
-        m = re.search(rb'sse-connect="([^"]+)"', body)
+        self.keep_cookies(rh)
+        self.read_page(body.decode())
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def keep_cookies(self, rh: dict):
+        """A browser keeps what an answer set (its session) and sends it back."""
+        for pair in filter(None, rh.get("set-cookie", "").split("; ")):
+            name, _, value = pair.partition("=")
+            self.cookies[name] = value
+
+    def read_page(self, html: str):
+        """What a browser keeps from the page: its stream URL, CSRF token, and what htmx refetches."""
+        m = re.search(r'sse-connect="([^"]+)"', html)
         if m:  # the version the page shows, as its stream says it
-            self.live_url = m.group(1).decode().replace("&amp;", "&")
+            self.live_url = m.group(1).replace("&amp;", "&")
+        m = re.search(r'"X-CSRF-Token": "([^"]+)"', html)  # the body's hx-headers, sent with every htmx request
+        if m:
+            self.csrf = m.group(1)
+        tags = re.findall(r"<[^>]*table-changed from:body[^>]*>", html)
+        self.refetch = [m.group(1).replace("&amp;", "&") for tag in tags if (m := re.search(r'hx-get="([^"]+)"', tag))]
+
+    async def tap(self, fields: dict) -> tuple[int, bytes]:
+        """A tap as htmx posts the sheet's form: its fields, the CSRF token and an idempotency key."""
+        body = urlencode({"csrf_token": self.csrf, "key": uuid.uuid4().hex, **fields}).encode()  # as the form holds them
+        self.tapping.clear()
+        try:
+            status, rh, data, _ = await self.tap_conn.request(
+                "POST", f"/t/{self.t.code}/s/{self.seat}/entries",
+                {"Cookie": self.cookie, "HX-Request": "true", "X-CSRF-Token": self.csrf,
+                 "Content-Type": "application/x-www-form-urlencoded"},
+                body)
+            self.keep_cookies(rh)
+            return status, data
+        finally:
+            self.tapping.set()
 
     async def hold_stream(self, stop: float):
         while time.monotonic() < stop:
@@ -258,33 +307,76 @@ class Phone:
             self.stats.bytes += n
 
     async def fetch_loop(self):
+        """On each change heard, what static/app.js and htmx do: wait while a tap of this phone is out
+        (its answer carries the version it made), then GET every fragment listening for the change (or
+        the whole page after a rematch), each on a connection of its own as a browser would."""
+        conns: dict[str, Conn] = {}
         while True:
             await self.wake.wait()
             self.wake.clear()
-            seqs, self.heard = self.heard, []
-            path = f"/t/{self.t.code}/s/{self.seat}" + ("" if self.reload else "/sheet")
-            self.reload = False
-            try:
-                status, _, _, n = await self.conn.request(
-                    "GET", path,
-                    {"Cookie": self.cookie, "HX-Request": "true"})
-            except (ConnectionError, asyncio.IncompleteReadError) as exc:
-                self.stats.error(f"fragment: {type(exc).__name__}")
+            await self.tapping.wait()
+            seqs, self.heard = [v for v in self.heard if v not in self.own], []
+            if not seqs:
                 continue
+            reload, self.reload = self.reload, False
+            urls = [f"/t/{self.t.code}/s/{self.seat}"] if reload or not self.refetch else self.refetch
+            answers = await asyncio.gather(*(self.fetch(conns.setdefault(u, Conn(self.port)), u, reload)
+                                             for u in urls))
             done = time.perf_counter()
-            self.count(n)
-            if self.stats.measuring:
-                self.stats.requests += 1
-                self.stats.phone_requests += 1
-            if status != 200:
-                self.stats.error(f"fragment {status}")
-                continue
-            for seq in seqs:
-                acc = self.t.accepted.get(seq)
-                if acc is None:  # the change reached this phone before the entry's own answer came back
-                    self.t.early.setdefault(seq, []).append((self.seat, done))
-                elif acc[1] != self.seat and self.stats.measuring:
-                    self.stats.delay.append(max(0.0, done - acc[0]))
+            if all(answers):
+                self.record_delay(seqs, done)
+
+    async def fetch(self, conn: "Conn", url: str, page: bool) -> bool:
+        headers = {"Cookie": self.cookie} if page else {"Cookie": self.cookie, "HX-Request": "true"}
+        try:
+            status, rh, body, n = await conn.request("GET", url, headers)
+            self.keep_cookies(rh)
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            self.stats.error(f"fragment: {type(exc).__name__}")
+            return False
+        self.count(n)
+        if self.stats.measuring:
+            self.stats.requests += 1
+            self.stats.phone_requests += 1
+        if status != 200:
+            self.stats.error(f"fragment {status}")
+            return False
+        if page:
+            self.read_page(body.decode())
+        return True
+
+    def record_delay(self, seqs: list, done: float):
+        for seq in seqs:
+            acc = self.t.accepted.get(seq)
+            if acc is None:  # the change reached this phone before the entry's own answer came back
+                self.t.early.setdefault(seq, []).append((self.seat, done))
+            elif acc[1] != self.seat and self.stats.measuring:
+                self.stats.delay.append(max(0.0, done - acc[0]))
+
+
+# ---- an entry as the sheet's form sends it (the fields each game's template posts) ---------------
+def _dicez_form(entry: dict) -> dict:
+    dice = {f"d{i}": str(d) for i, d in enumerate(entry.get("dice") or ())}
+    if entry["kind"] == "roll":
+        return {"action": "roll", **dice, **{f"hold{i}": "on" for i in entry.get("held", ())}}
+    return {"action": "score", "category": entry["category"], **dice}
+
+
+def _pizza_form(entry: dict) -> dict:
+    space = ",".join(str(c) for c in entry["space"]) if entry.get("space") else "none"
+    if entry["kind"] == "cut":
+        return {"kind": "cut", "line": str(entry["line"])}
+    if entry["kind"] == "neutral":
+        return {"kind": "neutral", "nline": str(entry["line"]), "space": space}
+    return {"kind": "place", "space": space}
+
+
+def _score_pad_form(entry: dict) -> dict:
+    return {"action": "finish"} if entry["kind"] == "finish" else {"points": str(entry.get("points", ""))}
+
+
+FORM_OF = {"dicez": _dicez_form, "pizza_theory": _pizza_form, "score_pad": _score_pad_form,
+           None: lambda entry: {"points": str(entry["value"])}}  # None: the baseline's entries only count
 
 
 def players_of(game_id: str) -> int:
@@ -318,7 +410,7 @@ def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random
 
 
 async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float], stop: float,
-                     rng: random.Random):
+                     rng: random.Random, baseline: bool):
     conn = Conn(port)
     await asyncio.sleep(rng.uniform(0, pace[1]))
     for turn in t.turns:
@@ -336,20 +428,20 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
                 stats.rematches += 1
             continue
         seat, entry = turn
-        body = json.dumps({**entry, "key": uuid.uuid4().hex}).encode()
+        phone = t.phones[seat]
         t0 = time.perf_counter()
         try:
-            status, _, data, _ = await conn.request(
-                "POST", f"/api/tables/{t.code}/entries",
-                {"Authorization": f"Bearer {t.tokens[seat]}", "Content-Type": "application/json"}, body)
+            status, data = await phone.tap(FORM_OF[None if baseline else t.game_id](entry))
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             stats.error(f"entry: {type(exc).__name__}")
             return  # the planned turns after it would be out of step with the server
         t1 = time.perf_counter()
-        if status != 201:
-            stats.error(f"entry {status}: {data[:60]!r}")
+        made = re.search(rb'id="live-seen" data-version="(\d+)\.(\d+)', data)
+        if status != 200 or not made:
+            stats.error(f"entry {status}: {words_of(data)}")
             return
-        key = (t.game_no, json.loads(data)["seq"])
+        key = (int(made.group(1)), int(made.group(2)))
+        phone.own.add(key)
         t.accepted[key] = (t1, seat)
         if stats.measuring:
             stats.entry_spans.append((t0, t1))
@@ -357,6 +449,11 @@ async def play_table(t: Table, port: int, stats: Stats, pace: tuple[float, float
             stats.delay.extend(0.0 for other, _ in t.early.pop(key, ()) if other != seat)
             stats.requests += 1
         await asyncio.sleep(max(0.0, rng.uniform(*pace) - (t1 - t0)))
+
+
+def words_of(html: bytes) -> str:
+    """What a refusal says, without its markup (for the error list)."""
+    return re.sub(r"\s+", " ", re.sub(r"(?s)<head>.*</head>|<[^>]+>", " ", html.decode(errors="replace")))[:100]
 
 
 # ---- the server under load -----------------------------------------------------------------
@@ -399,11 +496,11 @@ async def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30):
     raise RuntimeError("the server did not start")
 
 
-def server_command(args, port: int) -> list[str]:
+def server_command(args, port: int, tree: Path = ROOT) -> list[str]:
     """`python -m companion` as a user starts it, or gunicorn with --workers gevent workers."""
     if args.workers > 1:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-        return [gunicorn, "-c", str(ROOT / "gunicorn.conf.py"), "--workers", str(args.workers),
+        return [gunicorn, "-c", str(tree / "gunicorn.conf.py"), "--workers", str(args.workers),
                 "--bind", f"{HOST}:{port}", "companion:create_app()"]
     return [sys.executable, "-m", "companion", "--host", HOST, "--port", str(port)]
 
@@ -483,10 +580,10 @@ async def measured_window(pid: int, duration: float, stats: Stats, probe) -> dic
     return {"wall": wall, "cpu": cpu, "own_cpu": own, "steal": steal, "rss": peak}
 
 
-async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool) -> dict:
+async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool, tree: Path) -> dict:
     port = free_port()
     tmp = Path(env["BENCH_TMP"])
-    proc = subprocess.Popen(cmd(port), cwd=ROOT, env=env,
+    proc = subprocess.Popen(cmd(port), cwd=tree, env=env,
                             stdout=open(tmp / f"{label}.log", "w"), stderr=subprocess.STDOUT)
     stats, rng = Stats(), random.Random(11)
     pace = (1.0, 2.0) if args.fast else (20.0, 30.0)
@@ -496,13 +593,15 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
     try:
         await wait_up(port, proc)
         tables = await create_tables(port, games, plans)
-        phones = [Phone(t, s, port, stats, baseline) for t in tables for s in range(len(t.tokens))]
+        for t in tables:
+            t.phones = [Phone(t, s, port, stats, baseline) for s in range(len(t.tokens))]
+        phones = [p for t in tables for p in t.phones]
         stop = time.monotonic() + args.duration + 5 + 60  # streams are held while they open (at most 60 s) and the window lasts
         tasks, first_load_s, streams_s = await open_phones(phones, stats, stop)
         await asyncio.sleep(2)
         if not args.idle:
             tasks += [asyncio.create_task(play_table(t, port, stats, pace, time.monotonic() + args.duration,
-                                                     random.Random(rng.random()))) for t in tables]
+                                                     random.Random(rng.random()), baseline)) for t in tables]
         probe = None if baseline or not env["DATABASE_URL"].startswith("postgresql") else CommitProbe(env["DATABASE_URL"])
         window = await measured_window(proc.pid, args.duration, stats, probe)
         await asyncio.sleep(1)
@@ -535,7 +634,7 @@ def report(r: dict) -> dict:
            "errors": sum(s.errors.values()), "rps": s.requests / r["wall"], "cpu": 100 * r["cpu"] / r["wall"],
            "rss": r["rss"], "bpm": s.bytes / r["phones"] / (r["wall"] / 60),
            "generator_cpu": 100 * r["own_cpu"] / r["wall"],
-           "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60)}
+           "rpm": s.phone_requests / r["phones"] / (r["wall"] / 60), "steal": r["steal"]}
     print(f"{r['label']:<9} entries {row['entries']:5d}  entry p50 {row['entry_p50']:6.1f} ms p99 "
           f"{row['entry_p99']:6.1f} ms | live delay p50 {row['delay_p50']:6.1f} ms p99 {row['delay_p99']:6.1f} ms "
           f"(n={row['delay_n']}) | errors {row['errors']} | {row['rps']:6.1f} req/s | CPU {row['cpu']:5.1f}% "
@@ -548,45 +647,81 @@ def report(r: dict) -> dict:
 
 
 async def amain(args):
+    """The companion (and, with --before, an older source tree of it, the two alternating over
+    --rounds), then the bare baseline, in one run on the same machine."""
     tmp = Path(tempfile.mkdtemp(prefix="load-"))
-    database, drop_schema = database_for(args, tmp)
+    games = args.games.split(",")
+    trees = [("after", ROOT)] + ([("before", Path(args.before).resolve())] if args.before else [])
+    print(f"load: {machine_load()}; commit {commit_of(ROOT)}" + (f"; before: {args.before}" if args.before else ""))
+    rows: list[tuple[str, dict]] = []
+    try:
+        for n in range(args.rounds):
+            for label, tree in trees:
+                rows.append((label, await measure(f"{label}-{n + 1}", tree, args, games, tmp)))
+        rows.append(("baseline", await measure("baseline", None, args, games, tmp)))
+    finally:
+        if args.server_log and (tmp / "after-1.log").exists():
+            shutil.copy(tmp / "after-1.log", args.server_log)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"load after the run: {machine_load()}")
+    if not args.idle:
+        print_table(rows)
+
+
+async def measure(label: str, tree: Path | None, args, games: list[str], tmp: Path) -> dict:
+    """One server (tree None: the baseline) under the load, on storage of its own; its printed row."""
+    database, drop_schema = database_for(args, tmp, label)
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench",
-           "PYTHONPATH": str(ROOT), "BENCH_TMP": str(tmp),
-           "TABLES_PER_CLIENT": "100000 per minute"}  # every table comes from this one client
+           "PYTHONPATH": str(tree or ROOT), "BENCH_TMP": str(tmp),
+           "TABLES_PER_CLIENT": "100000 per minute",  # every table comes from this one client,
+           "MAX_STREAMS_PER_CLIENT": "0", "MAX_CONNECTIONS_PER_CLIENT": "0"}  # as do all the phones
     env.pop("REDIS_URL", None)
     if args.redis_url:
         env["REDIS_URL"] = args.redis_url
-    games = args.games.split(",")
-    baseline_cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"]
+    if tree is None:
+        cmd = lambda port: [sys.executable, str(Path(__file__).resolve()), "--serve-baseline", "--port", str(port)]  # noqa: E731
+    else:
+        cmd = lambda port: server_command(args, port, tree)  # noqa: E731
     try:
-        app = await run("companion", lambda port: server_command(args, port), env, args, games, False)
-        print(f"server: {' '.join(server_command(args, 0))}; storage: {database.split('?')[0]}")
-        print(f"\n{args.tables} tables x up to {PHONES} phones = {app['phones']} live streams, {args.duration:.0f} s, "
-              f"{'no entries (idle phones)' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; games: {', '.join(app['games'])}; "
-              f"first loads took {app['first_load_s']:.1f} s, "
-              f"opening every stream {app['streams_s']:.1f} s")
-        a = report(app)  # printed before the baseline runs: a baseline that fails leaves this figure
-        if app["probe"]:
-            report_probe(app["probe"], app["stats"])
-        sys.stdout.flush()
-        base = await run("baseline", lambda port: [*baseline_cmd, "--port", str(port)], env, args, games, True)
+        r = await run(label, cmd, env, args, games, tree is None, tree or ROOT)
     finally:
         drop_schema()
-        if args.server_log:
-            shutil.copy(tmp / "companion.log", args.server_log)
-        shutil.rmtree(tmp, ignore_errors=True)
-    b = report(base)
-    if args.idle:
-        return
-    print(f"ratio     entry p50 x{a['entry_p50'] / b['entry_p50']:.1f}, live delay p50 x"
-          f"{a['delay_p50'] / b['delay_p50']:.1f}, CPU x{a['cpu'] / max(b['cpu'], 0.01):.1f}, "
-          f"RSS x{a['rss'] / b['rss']:.1f}")
+    print(f"\n{label}: {args.tables} tables, {r['phones']} phones, {args.duration:.0f} s, "
+          f"{'no entries' if args.idle else 'a turn every ' + ('1-2' if args.fast else '20-30') + ' s per table'}; "
+          f"games: {', '.join(r['games'])}; first loads {r['first_load_s']:.1f} s, opening every stream "
+          f"{r['streams_s']:.1f} s; storage {database.split('?')[0].split(':')[0]}")
+    row = report(r)
+    if r["probe"]:
+        report_probe(r["probe"], r["stats"])
+    sys.stdout.flush()
+    return row
 
 
-def database_for(args, tmp: Path):
+def print_table(rows: list[tuple[str, dict]]) -> None:
+    """Every run as one Markdown row, in the order they ran."""
+    print("\n| run | taps | tap answer p50 / p99 ms | other screens p50 / p99 ms | errors | CPU % of a core "
+          "| peak RSS MB | bytes /phone/min | steal % |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for label, r in rows:
+        print(f"| {label} | {r['entries']} | {r['entry_p50']:.0f} / {r['entry_p99']:.0f} | {r['delay_p50']:.0f} / "
+              f"{r['delay_p99']:.0f} | {r['errors']} | {r['cpu']:.1f} | {r['rss']:.0f} | {r['bpm']:.0f} | {r['steal']:.1f} |")
+
+
+def machine_load() -> str:
+    return "load average " + " ".join(Path("/proc/loadavg").read_text().split()[:3]) + f" on {os.cpu_count()} cores"
+
+
+def commit_of(tree: Path) -> str:
+    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return (done.stdout.strip() or "?") + (" (with uncommitted changes)" if dirty else "")
+
+
+def database_for(args, tmp: Path, label: str):
     """SQLite in the temporary folder, or a fresh schema of its own on the --database-url server."""
     if not args.database_url:
-        return f"sqlite:///{tmp / 'load.sqlite'}", lambda: None
+        return f"sqlite:///{tmp / f'{label}.sqlite'}", lambda: None
     from sqlalchemy import create_engine, make_url, text
 
     from companion.platform.engines import normalize_url
@@ -685,8 +820,8 @@ def serve_baseline(port: int):
             t["seq"] += 1
             t["event"].set()
             t["event"] = Event()
-            body = json.dumps({"seq": t["seq"], "version": t["seq"]}).encode()
-            start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+            body = f'<div id="sheet">{t["seq"]}</div><div id="live-seen" data-version="1.{t["seq"]}.0"></div>'.encode()
+            start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
             return [body]
         if parts[-1] == "live":
             start_response("200 OK", [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache")])
@@ -704,12 +839,14 @@ def serve_baseline(port: int):
         if parts[-1] == "sheet":
             body = f'<div id="sheet">{t["seq"]}</div>'.encode()
         else:
-            body = f'<html><div id="live" sse-connect="/t/{code}/live"></div></html>'.encode()
+            body = (f'<html><body hx-headers=\'{{"X-CSRF-Token": "c"}}\'><div id="live" sse-connect="/t/{code}/live">'
+                    f'</div><div hx-get="{path}/sheet" '
+                    f'hx-trigger="table-changed from:body"></div></html>').encode()
         start_response("200 OK", [("Content-Type", "text/html"), ("Content-Length", str(len(body)))])
         return [body]
 
     gevent.get_hub()
-    WSGIServer((HOST, port), app, log=None).serve_forever()
+    WSGIServer((HOST, port), app, log=None, connections_per_client=0).serve_forever()
 
 
 def main() -> None:
@@ -717,12 +854,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load (it stops by itself)")
     parser.add_argument("--fast", action="store_true", help="a turn every 1-2 s per table (else 20-30 s)")
-    parser.add_argument("--games", default="dicez,score_pad,dice_and_slice,pizza_theory")
+    parser.add_argument("--games", default="dicez,score_pad,pizza_theory",
+                        help=f"any of {', '.join(g for g in FORM_OF if g)} (the games whose forms this posts)")
     parser.add_argument("--idle", action="store_true", help="no entries: what phones cost that only hold a stream")
     parser.add_argument("--workers", type=int, default=1, help="over 1: gunicorn with this many gevent workers")
     parser.add_argument("--database-url", help="e.g. postgresql://postgres@127.0.0.1:5432/test (else SQLite)")
     parser.add_argument("--redis-url", help="REDIS_URL for the server (fan-out through Redis)")
     parser.add_argument("--server-log", help="keep the companion server's output in this file")
+    parser.add_argument("--before", help="an older source tree of the companion (say `git archive fab2c04`, unpacked)"
+                        " measured in the same run, alternating with this one")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times each tree is measured, in turn")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--host", help=argparse.SUPPRESS)

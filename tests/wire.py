@@ -1,7 +1,7 @@
 """What a phone moves over the wire: a sheet's first load and what it fetches after a change.
 
 Shared by tests/platform/test_wire.py (the byte budgets) and bench/bench_wire.py (the figures in
-docs/benchmarks.md). Sizes are measured on the bodies the app really sends for an Accept-Encoding.
+docs/performance.md). Sizes are measured on the bodies the app really sends for an Accept-Encoding.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ back into the database file during the commit that crossed the line (a checkpoin
 both files. On this machine's virtual disk that fsync took from a few to about 100 ms, about every
 250 entries. Under gevent the whole process waits for it: every phone's stream and fetch, not only the
 entry that happened to commit then. The entry path's mean commit was 50-200 µs though its median is
-15 µs (docs/benchmarks.md).
+15 µs (the benchmark diary, now in git history).
 
 So commits leave the work to a `Checkpointer`: every CHECKPOINT_SECONDS, if the database changed, it
 runs a PASSIVE checkpoint (which never blocks a writer) from a real thread of the operating system, so
@@ -18,7 +18,7 @@ SQLite starts writing its log from the beginning again only when a commit finds 
 copied into the database file. A PASSIVE checkpoint copies what was logged when it began, so while
 entries came in back to back (each commit landing while the checkpoint ran) the log never started
 over: it grew to the backstop's 80 MB, and every commit wrote to new blocks at the end of the file,
-which the kernel allocated and zeroed (9 % of the server's CPU; docs/benchmarks.md, 2026-12-03). So
+which the kernel allocated and zeroed (9 % of the server's CPU, measured 2026-12-03). So
 when a checkpoint found more than RESTART_FRAMES in the log, a second one follows at once with this
 process's writers held back (`writers`: a lock the store holds around each entry's commit; under
 gevent they wait as greenlets while the other requests go on). It copies only what was committed during the

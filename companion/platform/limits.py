@@ -8,7 +8,7 @@ what the limits leave a guesser.
 The PIN limits are Flask-Limiter's decorators on the one route that takes a PIN. The not-found
 allowance is checked on every request, so it asks the same rate limiter (same storage, same key
 prefix) directly: Flask-Limiter resolves its application limits anew on each request, which was a
-third of the work of an unchanged change check (docs/benchmarks.md).
+third of the work of an unchanged change check (measured in the benchmark diary, now in git history).
 """
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ ENCODINGS = ("br", "gzip")
 # A fragment (an htmx request: a sheet redrawn after a change, a preview) is drawn for one phone and
 # sent once, and at a venue the process draws hundreds a second. Brotli's level 4 takes about half
 # of level 6's time on one (0.15 against 0.23-0.46 ms for 9-24 KB of HTML) for 5-10 % more bytes;
-# first loads keep level 6 (their 25 KB budget is the tighter one). docs/benchmarks.md has the figures.
+# first loads keep level 6 (their 25 KB budget is the tighter one). bench/bench_wire.py measures the bytes.
 FRAGMENT_BR_LEVEL = 4
 BUNDLES = "bundles/"  # the folder a bundle's URL names; no file under static/ lives there
 # Between a bundle's files: a newline ends a file's last line even if it is a comment, and the
