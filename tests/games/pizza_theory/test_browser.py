@@ -35,6 +35,8 @@ def sheet_without_status(page) -> str:
     html = re.sub(r'(data-testid="(?:status-\w+|instruction)">)[^<]*', r"\1", html)
     html = re.sub(r'name="key" value="[^"]+"', "", html)  # a fresh idempotency key per render
     html = re.sub(r" htmx-(?:request|settling|swapping|added)", "", html)  # htmx's in-flight markers
+    # whether Undo is offered follows what the others did (a later cut may keep a topping), not their choices
+    html = re.sub(r'(<div id="undo-box">).*?(</div>)', r"\1\2", html, flags=re.S)
     return re.sub(r'\s(class="pt-space[^"]*")', "", html)
 
 
