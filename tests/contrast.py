@@ -4,7 +4,9 @@ axe-core and Lighthouse skip SVG text and text over pictures; this check does no
 text (HTML and SVG alike) the page reports its box, its computed colour (the fill for SVG text) with
 the opacity it is drawn at, and its rendered size. Then every text is made transparent and the page is
 photographed: the pixels inside each text's box are what lies behind it. A text passes when its colour
-reaches the WCAG ratio (4.5:1, or 3:1 for large text) against at least 80 % of the pixels behind it.
+reaches the WCAG ratio (4.5:1, or 3:1 for large text) against at least 80 % of the pixels behind it;
+SVG text ringed by an opaque halo of 3 px or more (its stroke painted under its fill) is measured
+against its halo.
 
 The context must be made with bypass_csp=True: the page's policy refuses the one stylesheet this
 check adds to hide the text.
@@ -20,6 +22,7 @@ from PIL import Image
 # (a border or the edge of a neighbouring shape crossing the text's box)
 TOLERATED = 0.2
 SMALLEST_PX = 12
+GLYPH_INSET = 0.2  # of a line box's height, at its top and at its bottom
 
 TEXTS = """() => {
   // fixed and sticky bars cover what scrolls under them: a text is read where no bar covers it
@@ -49,6 +52,16 @@ TEXTS = """() => {
     for (let a = el; a; a = a.parentElement) o *= parseFloat(getComputedStyle(a).opacity);
     return o;
   };
+  const letterBoxes = el => {
+    const m = el.getScreenCTM(), boxes = [];
+    for (let i = 0; i < el.getNumberOfChars(); i++) {
+      if (!el.textContent[i] || !el.textContent[i].trim()) continue;
+      const r = el.getExtentOfChar(i);
+      const a = new DOMPoint(r.x, r.y).matrixTransform(m), b = new DOMPoint(r.x + r.width, r.y + r.height).matrixTransform(m);
+      boxes.push([Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)]);
+    }
+    return boxes;
+  };
   const found = [];
   let index = -1;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -63,19 +76,25 @@ TEXTS = """() => {
     const box = range.getBoundingClientRect();
     if (box.width < 2 || box.height < 2) continue;
     // one box per line: a wrapped text's outer box would also cover what stands beside its first line
-    const lines = Array.from(range.getClientRects()).filter(r => r.width >= 1 && r.height >= 1)
-      .map(r => [r.left, r.top, r.right, r.bottom]);
+    // and in SVG one box per letter: one text element may place its letters far apart
+    const lines = el instanceof SVGTextContentElement ? letterBoxes(el)
+      : Array.from(range.getClientRects()).filter(r => r.width >= 1 && r.height >= 1)
+          .map(r => [r.left, r.top, r.right, r.bottom]);
     if (hidden(el, box.left + box.width / 2, box.top + box.height / 2)) continue;
     if (box.top < 0 || box.bottom > innerHeight || covered(el, box)) continue;  // read it at another scroll
     const s = getComputedStyle(el), svg = el instanceof SVGElement;
     if (svg && !s.fill.startsWith('rgb') && !s.fill.startsWith('#') && !s.fill.startsWith('color')) continue;
     const colour = rgba(svg ? s.fill : s.color);
+    // SVG text drawn over a halo (its own stroke painted first, wide enough to ring every glyph)
+    // stands on that halo, whatever is under it
+    const scale = svg ? (m => Math.hypot(m.a, m.b))(el.getScreenCTM()) : 1;
+    const halo = svg && s.paintOrder.startsWith('stroke') && s.stroke.startsWith('rgb') &&
+      parseFloat(s.strokeWidth) * scale >= 3 && rgba(s.stroke)[3] === 1 ? rgba(s.stroke) : null;
     colour[3] *= opacity(el) * (svg ? parseFloat(s.fillOpacity) : 1);
-    let px = parseFloat(s.fontSize);
-    if (svg) { const m = el.getScreenCTM(); px *= Math.hypot(m.a, m.b); }
+    const px = parseFloat(s.fontSize) * scale;
     found.push({index, text: node.data.trim().slice(0, 40), where: el.tagName.toLowerCase() +
                   (el.getAttribute('class') ? '.' + el.getAttribute('class').trim().split(/\\s+/).join('.') : ''),
-                colour, px, bold: parseInt(s.fontWeight) >= 700,
+                colour, halo, px, bold: parseInt(s.fontWeight) >= 700,
                 lines});
   }
   return found;
@@ -119,6 +138,10 @@ def _behind(text, shot) -> tuple[np.ndarray, np.ndarray]:
     height, width = shot.shape[:2]
     parts = []
     for left, top, right, bottom in text["lines"]:
+        # a line box is taller than its letters: the room above capitals and below the baseline
+        # belongs to whatever surrounds the text (a badge's rim, the page around a chip)
+        inset = (bottom - top) * GLYPH_INSET
+        top, bottom = top + inset, bottom - inset
         left, top = max(int(left), 0), max(int(top), 0)
         right, bottom = min(max(round(right), left + 1), width), min(max(round(bottom), top + 1), height)
         parts.append(shot[top:bottom, left:right].reshape(-1, 3))
@@ -128,6 +151,8 @@ def _behind(text, shot) -> tuple[np.ndarray, np.ndarray]:
 
 def _worst_tolerated(text, shot) -> tuple[float, tuple]:
     """The contrast the text reaches against all but the TOLERATED share of the pixels behind it."""
+    if text["halo"]:
+        return ratio(_over(text["colour"], text["halo"]), text["halo"]), tuple(text["halo"][:3])
     colours, counts = _behind(text, shot)
     if not len(colours):
         return 21.0, (0, 0, 0)
