@@ -26,7 +26,7 @@ GLYPH_INSET = 0.2  # of a line box's height, at its top and at its bottom
 
 TEXTS = """() => {
   // fixed and sticky bars cover what scrolls under them: a text is read where no bar covers it
-  const bars = Array.from(document.querySelectorAll('body *')).filter(el =>
+  const bars = Array.from(document.querySelectorAll('body *, svg *')).filter(el =>
     ['fixed', 'sticky'].includes(getComputedStyle(el).position) && el.checkVisibility());
   const covered = (el, r) => bars.some(bar => !bar.contains(el) && (b => b.width && b.height &&
     r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top)(bar.getBoundingClientRect()));
@@ -64,7 +64,7 @@ TEXTS = """() => {
   };
   const found = [];
   let index = -1;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode, el = node.parentElement;
     index += 1;
@@ -101,11 +101,18 @@ TEXTS = """() => {
 }"""
 
 # text-fill-color rather than color: backgrounds and borders drawn in currentColor stay as they are
-HIDE_TEXT = """html.contrast-hide-text *, html.contrast-hide-text *::before, html.contrast-hide-text *::after {
+HIDE_TEXT = """.contrast-hide-text *, .contrast-hide-text *::before, .contrast-hide-text *::after {
   -webkit-text-fill-color: transparent !important; text-shadow: none !important;
   text-decoration-color: transparent !important; caret-color: transparent !important; }
-html.contrast-hide-text svg text, html.contrast-hide-text svg tspan {
-  fill: transparent !important; stroke: transparent !important; }"""
+.contrast-hide-text text, .contrast-hide-text tspan { fill: transparent !important; stroke: transparent !important; }"""
+# into an HTML page's head, or into an SVG document (a result card) itself
+ADD_STYLE = """css => {
+  if (document.querySelector('[data-contrast]')) return;
+  const style = document.createElementNS(document.documentElement.namespaceURI, 'style');
+  style.textContent = css;
+  style.setAttribute('data-contrast', '');
+  (document.head || document.documentElement).appendChild(style);
+}"""
 HIDING = "on => document.documentElement.classList.toggle('contrast-hide-text', on)"
 
 
@@ -170,8 +177,7 @@ def _screens(page):
     """Scroll the page a screen at a time: at each stop, the texts read there (each once, where no
     fixed bar covers it) and a picture of the screen with all text hidden."""
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    if not page.evaluate("() => document.querySelector('style[data-contrast]') !== null"):
-        page.add_style_tag(content=HIDE_TEXT).evaluate("s => s.dataset.contrast = '1'")
+    page.evaluate(ADD_STYLE, HIDE_TEXT)
     read, y = set(), 0
     height = page.evaluate("() => document.documentElement.scrollHeight")
     step = max(page.viewport_size["height"] - 160, 200)

@@ -45,3 +45,28 @@ def test_every_text_is_readable(readers, servers, tables, scheme, name, path, gi
         assert not small, f"{name}: text under 12 px:\n" + "\n".join(small)
     problems = contrast_problems(page)
     assert not problems, f"{name} ({scheme}): text that does not stand out:\n" + "\n".join(problems)
+
+
+def _finale_link(page, base, table, ending):
+    page.goto(f"{base}/t/{table['code']}/view")
+    return page.locator(f'a[href$="{ending}"]').first.get_attribute("href")
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("gid", sorted({c[2] for c in CASES if c[2]}))
+def test_the_result_card_and_records_are_readable(readers, servers, tables, scheme, gid):  # noqa: F811
+    """A finished game's result card (an SVG shared as it is) and the first player's record page."""
+    base, page = servers[0], readers[scheme]
+    table = tables[(gid, "end")]
+    card = _finale_link(page, base, table, "card.svg")
+    assert card, "the finished game offers no result card"
+    assert page.goto(base + card).ok
+    problems = contrast_problems(page)
+    assert not problems, f"{gid} card ({scheme}):\n" + "\n".join(problems)
+    record = _finale_link(page, base, table, "/players/Ann")
+    assert record and page.goto(base + record).ok
+    if scheme == "light":
+        assert not small_texts(page), small_texts(page)
+    problems = contrast_problems(page)
+    assert not problems, f"{gid} record ({scheme}):\n" + "\n".join(problems)
+
