@@ -74,7 +74,6 @@
   form.querySelectorAll(".ds-sq").forEach(function (sq) {
     sq.readOnly = true;
     sq.setAttribute("inputmode", "none");
-    sq.setAttribute("role", "button");
   });
   form.addEventListener("click", function (ev) {
     const b = ev.target.closest(".ds-brush");
