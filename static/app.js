@@ -447,14 +447,15 @@ Object.assign(htmx.config, {
   });
 })();
 
-// After htmx swaps a fragment. A fragment's live regions are new elements after every swap (screen
-// readers announce a change to a region, not a region newly put in the page): what changed in them is
-// copied into #announce, which stays in the page (base.html). Keyboard focus that was in the swapped
+// After htmx swaps a fragment. A fragment's elements are new after every swap, and screen readers
+// announce a change to a live region, not a region newly put in the page: so fragments carry no live
+// region, and what changed in the lines marked data-announce (the reader's own total, what they must
+// do, the round) is copied into #announce, the one live region, which stays in the page (base.html). Keyboard focus that was in the swapped
 // part goes back to the same control, else to the first one there.
 (function () {
   "use strict";
   let before = null;
-  const texts = () => Array.from(document.querySelectorAll("main [aria-live], main [role=status], main [role=alert]"))
+  const texts = () => Array.from(document.querySelectorAll("main [data-announce], main [role=alert]"))
     .filter((el) => !el.closest("#tap-queue")).map((el) => el.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);
   document.addEventListener("htmx:beforeSwap", (evt) => {
     const focused = document.activeElement, target = evt.detail.target;

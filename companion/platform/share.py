@@ -82,7 +82,7 @@ def card_facts(info: GameInfo) -> dict:
 
 # ---- the PNG --------------------------------------------------------------------------------
 WIDTH, TOP, ROW, BOTTOM = 800, 190, 72, 60
-INK, MUTED, PAPER, BAND, GOLD = "#222222", "#666666", "#fffaf0", "#f3e6cf", "#b8860b"
+INK, MUTED, PAPER, BAND, GOLD = "#222222", "#666666", "#fffaf0", "#f3e6cf", "#7a5500"
 
 
 # DejaVu Sans (Debian's fonts-dejavu-core, on most Linux systems) draws accented and non-Latin names;

@@ -75,7 +75,6 @@
   form.querySelectorAll(".ds-sq").forEach(function (sq) {
     sq.readOnly = true;
     sq.setAttribute("inputmode", "none");
-    sq.setAttribute("role", "button");
   });
   // a face's dots as "xy" words, e.g. "00 11 22", the way a shape button names its own
   function dotsOf(face) {

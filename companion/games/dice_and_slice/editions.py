@@ -25,7 +25,7 @@ from companion.platform.play import name_refusal
 from companion.platform.storage import Document
 
 from companion.platform.context import absolute_url
-from companion.platform.qr import qr_svg
+from companion.platform.qr import qr_png_data_url
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
                             read_share_code, share_code)
@@ -340,7 +340,7 @@ def edition_share(name):
     code = share_code(name, data)
     link = absolute_url(url_for("dice_and_slice.edition_receive", packed=code)) if code else None
     return render_template("dice_and_slice/editions_share.html", name=name, link=link,
-                           qr=qr_svg(link) if link else None)
+                           qr=qr_png_data_url(link) if link else None)
 
 
 def _receive_page(code: str, status: int = 200, **extra):

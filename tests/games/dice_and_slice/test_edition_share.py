@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import re
 import secrets
 import urllib.parse
 import zlib
 
 import pytest
+import qrcode
+from PIL import Image
 
 from companion import create_app
 from companion.platform.address import base_for_phones
@@ -36,7 +39,7 @@ def names(store):
 
 def shared_link(client, name) -> str:
     page = client.get(f"{EDITIONS}/share/{name}").get_data(as_text=True)
-    assert 'data-testid="share-qr"' in page and "<svg" in page  # the QR code is drawn in the page
+    assert 'data-testid="share-qr"' in page and 'src="data:image/png;base64,' in page  # the QR code is in the page
     return html.unescape(re.search(r'value="([^"]+)" data-testid="share-link"', page).group(1))
 
 
@@ -104,3 +107,19 @@ def distinctive_data(client) -> dict:
     from companion.games.dice_and_slice.editions import form_to_edition
 
     return form_to_edition(distinctive(client, "x"))
+
+
+def test_the_share_page_stays_light_with_its_qr_code(client):
+    """The QR code of a long share link travels as a small PNG, not a path of tens of kilobytes."""
+    assert client.post(EDITIONS, data=distinctive(client, "Heavy box")).status_code == 303
+    page = client.get(f"{EDITIONS}/share/Heavy box").get_data(as_text=True)
+    link = html.unescape(re.search(r'value="([^"]+)" data-testid="share-link"', page).group(1))
+    png = base64.b64decode(re.search(r'src="data:image/png;base64,([^"]+)"', page).group(1))
+    code = Image.open(io.BytesIO(png)).convert("L")
+    expected = qrcode.QRCode(border=2)
+    expected.add_data(link)
+    expected.make(fit=True)
+    modules = expected.get_matrix()  # the share link's code, its quiet border included; True is dark
+    assert code.size == (len(modules), len(modules))  # one pixel a module
+    assert [[code.getpixel((x, y)) < 128 for x in range(code.width)] for y in range(code.height)] == modules
+    assert len(page.encode()) < 20_000, len(page.encode())
