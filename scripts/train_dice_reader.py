@@ -218,6 +218,7 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--face-epochs", type=int, default=40)
     parser.add_argument("--only", choices=("detector", "faces"))
+    parser.add_argument("--out", type=Path, default=OUT, help="folder the .onnx files are written to")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
@@ -227,10 +228,10 @@ def main(argv=None):
     # each epoch's model is written out, so a run cut short still leaves the latest one
     if args.only != "detector":
         train_faces(photos, args.face_epochs, rng,
-                    lambda model: export(model, (1, 3, geometry.CROP, geometry.CROP), OUT / "faces.onnx"))
+                    lambda model: export(model, (1, 3, geometry.CROP, geometry.CROP), args.out / "faces.onnx"))
     if args.only != "faces":
         train_detector(photos, args.epochs, rng,
-                       lambda model: export(model, (1, 3, geometry.INPUT, geometry.INPUT), OUT / "detector.onnx"))
+                       lambda model: export(model, (1, 3, geometry.INPUT, geometry.INPUT), args.out / "detector.onnx"))
 
 
 if __name__ == "__main__":
