@@ -114,12 +114,20 @@ def read_dice(photo: Image.Image) -> list[Die]:
     boxes, scores = find_dice(working)
     if not boxes:
         return []
-    crops = [geometry.cut_square(rgb, (x + w / 2, y + h / 2), (w + h) / 2) for x, y, w, h in boxes]
-    probs = _session("faces.onnx").run(None, {"image": _tensor(np.stack(crops))})[0]
+    crops = np.stack([geometry.cut_square(rgb, (x + w / 2, y + h / 2), (w + h) / 2) for x, y, w, h in boxes])
+    probs = read_faces(crops)
     dice = [Die(int(p.argmax()) + 1, (x / rgb.shape[1], y / rgb.shape[0], w / rgb.shape[1], h / rgb.shape[0]),
                 float(score * p.max()))
             for (x, y, w, h), score, p in zip(boxes, scores, probs)]
     return sorted(dice, key=lambda die: -die.confidence)
+
+
+def read_faces(crops: np.ndarray) -> np.ndarray:
+    """Each die's chances of showing 1..6: the face reader looks at each cut four times, turned by a
+    quarter each time (a die's face is the same whichever way it lies), and the four views are averaged."""
+    turned = np.concatenate([np.rot90(crops, quarter, axes=(1, 2)) for quarter in range(4)])
+    probs = _session("faces.onnx").run(None, {"image": _tensor(turned)})[0]
+    return probs.reshape(4, len(crops), -1).mean(0)
 
 
 def _tensor(images: np.ndarray) -> np.ndarray:
