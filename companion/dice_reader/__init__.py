@@ -63,17 +63,20 @@ def _session(name: str):
     return onnxruntime.InferenceSession(str(HERE / name), options, providers=["CPUExecutionProvider"])
 
 
-def open_photo(data: bytes) -> Image.Image:
-    """The photo, upright as the phone took it, in RGB; NotAnImage for anything else."""
+def open_photo(data: bytes) -> tuple[Image.Image, tuple[int, int]]:
+    """The photo, upright as the phone took it, in RGB (a large JPEG already decoded smaller), and its
+    full size upright; NotAnImage for anything else."""
     try:
         photo = Image.open(io.BytesIO(data))
         if photo.format not in FORMATS:
             raise NotAnImage("That file is not a JPEG, PNG or WebP photo.")
         if photo.width * photo.height > MAX_PIXELS:
             raise NotAnImage("That photo has too many pixels; send one of at most 4,000 by 4,000.")
+        full_width = photo.width
         photo.draft("RGB", (WORKING_SIDE, WORKING_SIDE))  # JPEG: decode at a smaller scale straight away
-        photo = ImageOps.exif_transpose(photo)
-        return photo.convert("RGB")
+        shrunk = full_width / photo.width
+        photo = ImageOps.exif_transpose(photo).convert("RGB")
+        return photo, (round(photo.width * shrunk), round(photo.height * shrunk))
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
         if isinstance(error, NotAnImage):
             raise
@@ -99,8 +102,7 @@ def is_image(data: bytes) -> bool:
 
 def read_photo(data: bytes) -> Reading:
     started = time.perf_counter()
-    photo = open_photo(data)
-    width, height = photo.size
+    photo, (width, height) = open_photo(data)
     dice = read_dice(photo)
     return Reading(dice, width, height, round((time.perf_counter() - started) * 1000))
 
