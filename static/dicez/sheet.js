@@ -166,6 +166,10 @@
     evt.preventDefault();
     say(form(), "Reading dice from a photo needs the server: tap the faces for now.");
   }, true);
+  document.addEventListener("click", (evt) => {
+    const view = evt.target.closest && evt.target.closest("[data-dice-photo-view]");
+    if (view) view.classList.toggle("large");
+  });
   window.addEventListener("online", showCamera);
   window.addEventListener("offline", showCamera);
   document.addEventListener("htmx:afterSwap", showCamera);

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser_fixtures import join_as, start_dicez_table
+from tests.browser_fixtures import ROOT, join_as, start_dicez_table
 from tests.games.dicez.test_browser import ONE_SCREEN
 
 pytestmark = pytest.mark.browser
@@ -43,6 +43,8 @@ def test_a_photo_fills_the_slots_the_player_corrects_one_and_scores(servers, pho
         expect(ann.locator(f'[data-testid="die-{i}"]')).to_have_class("slot read")
     expect(ann.locator('[data-testid="dice-photo-view"] img')).to_be_visible()
     expect(ann.locator('[data-testid="dice-photo-view"] .die-box span')).to_have_text(["1", "2", "3", "4", "5"])
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    ann.screenshot(path=str(ROOT / "test-artifacts" / "dicez-phone-photo-read.png"), full_page=True)
     read = slot_values(ann)
     assert all(value in "123456" and value for value in read)
     assert table_version(base, code) == before  # a photo records nothing
