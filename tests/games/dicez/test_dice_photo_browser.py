@@ -82,3 +82,23 @@ def test_offline_the_camera_says_it_needs_the_server(servers, phone):
     assert slot_values(cleo) == [""] * 5
     cleo.context.set_offline(False)
     expect(camera).to_have_attribute("title", "Read the dice from a photo")
+
+
+def test_in_roll_by_roll_each_roll_can_be_read_from_a_photo(servers, phone):
+    from tests.a11y import api
+
+    base, _ = servers
+    status, table = api(base, "/api/tables", {"game": "dicez", "players": ["Eve", "Fay"],
+                                              "options": {"roll_by_roll": True}})
+    assert status == 201
+    eve = phone()
+    eve.context.add_cookies([{"name": f"seat_{table['code']}", "value": table["seats"][0]["token"], "url": base}])
+    eve.goto(f"{base}/t/{table['code']}/s/0")
+    for roll, photo in enumerate(["IMG_20191208_111702.jpg", "IMG_20191208_111924.jpg"], start=1):
+        eve.locator("[data-dice-photo]").set_input_files(str(PHOTO.parent / photo))
+        expect(eve.locator('[data-testid="dice-photo-status"]')).to_contain_text("Check them")
+        expect(eve.locator('[data-testid="die-4"]')).to_have_class("slot read")
+        read = slot_values(eve)
+        eve.locator('[data-testid="record-roll"]').click()
+        expect(eve.locator('[data-testid="rolls"]')).to_contain_text(f"Roll {roll} of 3 recorded")
+        expect(eve.locator('[data-testid="rolls"] .roll').last).to_have_text(" ".join(read))
