@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from companion.dice_reader import geometry  # noqa: E402
 
 FACE_WORDS = ("one", "two", "three", "four", "five", "six")
+CROP = geometry.CROP  # --crop changes it for a run
 DATA_SET = Path("shared") / "datasets" / "dice-photos"
 # the data set lies in shared/ beside the repository (or beside the folder of work trees)
 DEFAULT_DATA = next((folder / DATA_SET for folder in ROOT.parents if (folder / DATA_SET).is_dir()), DATA_SET)
@@ -169,7 +170,7 @@ def face_sample(photo, die, rng: random.Random):
     face, cx, cy, w, h = die
     side = (w * width + h * height) / 2 * rng.uniform(0.85, 1.2)
     centre = (cx * width + rng.uniform(-0.12, 0.12) * side, cy * height + rng.uniform(-0.12, 0.12) * side)
-    crop = geometry.cut_square(rgb, centre, side, rng.uniform(0, 360))
+    crop = geometry.cut_square(rgb, centre, side, rng.uniform(0, 360), size=CROP)
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
     crop = colour_jitter(crop, rng)
@@ -178,17 +179,17 @@ def face_sample(photo, die, rng: random.Random):
     return crop, face - 1
 
 
-def train_faces(photos, epochs, rng, save):
+def train_faces(photos, epochs, rng, save, batch=16):
     dice = [(photo, die) for photo in photos for die in photo[1]]
     model = FaceNet()
     optimiser = torch.optim.AdamW(model.parameters(), 2e-3, weight_decay=1e-4)
-    steps = epochs * (len(dice) // 64)
+    steps = epochs * (len(dice) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 4e-3, total_steps=steps)
     for epoch in range(epochs):
         rng.shuffle(dice)
         total, right = 0.0, 0
-        for start in range(0, len(dice) - 63, 64):
-            crops, faces = zip(*(face_sample(photo, die, rng) for photo, die in dice[start:start + 64]))
+        for start in range(0, len(dice) - batch + 1, batch):
+            crops, faces = zip(*(face_sample(photo, die, rng) for photo, die in dice[start:start + batch]))
             probs = model(to_tensor(crops))
             labels = torch.tensor(faces)
             loss = F.nll_loss(torch.log(probs.clamp(min=1e-6)), labels)
@@ -198,8 +199,8 @@ def train_faces(photos, epochs, rng, save):
             schedule.step()
             total += loss.item()
             right += int((probs.argmax(1) == labels).sum())
-        batches = len(dice) // 64
-        print(f"faces epoch {epoch + 1}/{epochs} loss {total / batches:.3f} right {right / (batches * 64):.3f}",
+        batches = len(dice) // batch
+        print(f"faces epoch {epoch + 1}/{epochs} loss {total / batches:.3f} right {right / (batches * batch):.3f}",
               flush=True)
         save(model.eval())
         model.train()
@@ -215,11 +216,15 @@ def export(model, shape, path: Path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--epochs", type=int, default=60)
-    parser.add_argument("--face-epochs", type=int, default=40)
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--face-epochs", type=int, default=32)
+    parser.add_argument("--face-batch", type=int, default=16)
+    parser.add_argument("--crop", type=int, default=geometry.CROP, help="pixels a die is cut to for the face reader")
     parser.add_argument("--only", choices=("detector", "faces"))
     parser.add_argument("--out", type=Path, default=OUT, help="folder the .onnx files are written to")
     args = parser.parse_args(argv)
+    global CROP
+    CROP = args.crop
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     torch.manual_seed(39)
@@ -228,7 +233,8 @@ def main(argv=None):
     # each epoch's model is written out, so a run cut short still leaves the latest one
     if args.only != "detector":
         train_faces(photos, args.face_epochs, rng,
-                    lambda model: export(model, (1, 3, geometry.CROP, geometry.CROP), args.out / "faces.onnx"))
+                    lambda model: export(model, (1, 3, CROP, CROP), args.out / "faces.onnx"),
+                    args.face_batch)
     if args.only != "faces":
         train_detector(photos, args.epochs, rng,
                        lambda model: export(model, (1, 3, geometry.INPUT, geometry.INPUT), args.out / "detector.onnx"))

@@ -116,7 +116,9 @@ def read_dice(photo: Image.Image) -> list[Die]:
     boxes, scores = find_dice(working)
     if not boxes:
         return []
-    crops = np.stack([geometry.cut_square(rgb, (x + w / 2, y + h / 2), (w + h) / 2) for x, y, w, h in boxes])
+    size = _session("faces.onnx").get_inputs()[0].shape[2]  # the cut the face reader was trained on
+    crops = np.stack([geometry.cut_square(rgb, (x + w / 2, y + h / 2), (w + h) / 2, size=size)
+                      for x, y, w, h in boxes])
     probs = read_faces(crops)
     dice = [Die(int(p.argmax()) + 1, (x / rgb.shape[1], y / rgb.shape[0], w / rgb.shape[1], h / rgb.shape[0]),
                 float(score * p.max()))
