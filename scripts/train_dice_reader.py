@@ -3,6 +3,9 @@ export them to ONNX beside the reader (companion/dice_reader/*.onnx).
 
   OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dice_reader.py [--data DIR] [--epochs N]
 
+The committed networks come from two runs with the defaults, `--only faces` and `--only detector` (each
+about 10 to 15 minutes of one core; each epoch's model is written as it goes).
+
 Needs the `train` extra (torch, opencv-python-headless, onnx); the app itself runs the exported files
 with onnxruntime only. The detector finds dice on the photo scaled to 320 px (a heat map of die centres
 plus each die's size); the face reader looks at one die cut from the photo at a finer scale.
