@@ -71,6 +71,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     # DiceZ hides nothing: the coach reads any seat's sheet (when the table's coach option allows)
     ("dicez.review", "GET"): ALL_PAGE,
     ("dicez.coach_api", "GET"): ALL_PAGE,
+    ("dicez.read_dice_photo", "POST"): ALL_PAGE,  # reads a photo, no table, records nothing (rate-limited)
     ("results.card_svg", "GET"): ALL_PAGE,  # a finished game's result, like its export
     ("results.card_png_file", "GET"): ALL_PAGE,
     # a player's record across games: names and scores, as on /history

@@ -122,6 +122,7 @@ def register_web(app: Flask) -> None:
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)
     install_limits(app)  # first: its check must run before any other hook can refuse the request
+    app.before_request(hardening.allow_route_body_size)
     app.before_request(hardening.refuse_bad_input)
     app.before_request(auth.check_csrf)
     app.before_request(load_table_context)

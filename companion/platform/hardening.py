@@ -100,6 +100,19 @@ def _body_problem() -> str | None:
     return None
 
 
+def allow_route_body_size():
+    """before_request, before anything reads the body: a route that takes a file (a photo) names its own
+    largest body as `body_limit` = (bytes, the refusal's words); every other route keeps the app's."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    limit = getattr(view, "body_limit", None)
+    if limit is None:
+        return
+    largest, refusal = limit
+    if (request.content_length or 0) > largest:
+        abort(413, refusal)
+    request.max_content_length = largest
+
+
 def refuse_bad_input():
     """before_request: text that cannot be stored or shown back (NUL, lone surrogates) and numbers
     no game uses (huge, NaN, Infinity), anywhere in the URL, a form or a JSON body, are a 400 with

@@ -163,6 +163,7 @@ def install_limits(app: Flask) -> Limiter:
                                       deduct_when=_table_made, error_message=TABLES_SPENT)
     for endpoint in TABLE_ENDPOINTS:
         app.view_functions[endpoint] = new_tables(_own_copy(app.view_functions[endpoint]))
+    _limit_costly_routes(app, limiter)
     allowance = NotFoundAllowance(app, limiter, NOT_FOUND_PER_CLIENT)
     app.before_request(allowance.refuse_when_spent)
     app.after_request(allowance.spend_on_not_found)
@@ -170,6 +171,16 @@ def install_limits(app: Flask) -> Limiter:
     app.extensions["not_found_allowance"] = allowance
     app.after_request(functools.partial(retry_after_header, limiter))
     return limiter
+
+
+def _limit_costly_routes(app: Flask, limiter: Limiter) -> None:
+    """A game's route that costs real work per request (reading a photo) names its own allowance per
+    client as `per_client_limit` (and its refusal as `limit_refusal`); every request counts."""
+    for endpoint, view in list(app.view_functions.items()):
+        spec = getattr(view, "per_client_limit", None)
+        if spec:
+            app.view_functions[endpoint] = limiter.limit(
+                spec, error_message=getattr(view, "limit_refusal", None))(_own_copy(view))
 
 
 def retry_after_header(limiter: Limiter, response):

@@ -23,7 +23,9 @@
       slot.classList.toggle("empty", !v);
       slot.classList.toggle("next", i === next);
       slot.setAttribute("aria-pressed", i === next ? "true" : "false");
-      slot.setAttribute("aria-label", "Die " + (i + 1) + ": " + (v || "not entered"));
+      slot.classList.toggle("read", Boolean(v) && slot.dataset.read !== undefined);
+      slot.setAttribute("aria-label", "Die " + (i + 1) + ": " + (v || "not entered") +
+        (v && slot.dataset.read !== undefined ? " (read from the photo: tap to change)" : ""));
       if (v) {
         const small = document.createElement("small");
         small.textContent = v;
@@ -41,12 +43,14 @@
   function tapped(f, button) {
     if (button.dataset.clear !== undefined) {
       for (let i = 0; i < 5; i++) valueInput(f, i).value = "";
+      f.querySelectorAll("[data-slot]").forEach((slot) => { delete slot.dataset.read; });
       return 0;
     }
     if (button.dataset.slot !== undefined) return Number(button.dataset.slot);
     const target = cursor(f);
     if (target === null) return null;  // all five are in: tap a slot to change one
     valueInput(f, target).value = button.dataset.face;
+    delete f.querySelector('[data-slot="' + target + '"]').dataset.read;  // the player's own now
     return firstEmpty(values(f));
   }
 
@@ -59,6 +63,117 @@
     // the fieldset asks for the preview on "change" (hx-trigger); hidden inputs fire none themselves
     button.closest("fieldset").dispatchEvent(new Event("change", {bubbles: true}));
   });
+
+  // ---- reading the dice from a photo (POST /api/dice/read); nothing is recorded until a box is tapped ----
+  const PHOTO_SIDE = 1024;  // the phone scales the photo down to this before sending
+
+  function say(f, text) {
+    const status = f.querySelector("[data-dice-photo-status]");
+    status.textContent = text;
+    status.hidden = !text;
+  }
+  function showCamera() {
+    const f = form();
+    const camera = f && f.querySelector("[data-dice-camera]");
+    if (!camera || !window.fetch) return;
+    camera.hidden = false;
+    camera.parentElement.classList.add("with-camera");
+    camera.classList.toggle("offline", !navigator.onLine);
+    camera.title = navigator.onLine ? "Read the dice from a photo" : "Reading dice from a photo needs the server";
+  }
+  function scaledPhoto(file) {
+    return createImageBitmap(file, {imageOrientation: "from-image"}).then((bitmap) => {
+      const scale = Math.min(1, PHOTO_SIDE / Math.max(bitmap.width, bitmap.height));
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.round(bitmap.width * scale);
+      canvas.height = Math.round(bitmap.height * scale);
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      // the page may show only its own and data: images (the CSP): the photo is shown as a data URL
+      const shown = canvas.toDataURL("image/jpeg", 0.85);
+      return new Promise((done) => canvas.toBlob((blob) => done({blob: blob, shown: shown}), "image/jpeg", 0.85));
+    });
+  }
+  function foundWords(count) {
+    if (count === 0) return "No dice found in the photo. Tap the faces, or try again closer and in good light.";
+    if (count < 5) return "Found " + count + (count === 1 ? " die" : " dice") + ", tap the " +
+      (count === 4 ? "fifth" : "other " + (5 - count)) + ". Check them: tap a die to change it.";
+    if (count > 5) return "Found " + count + " dice; the five clearest are in. Check them: tap a die to change it.";
+    return "Read 5 dice. Check them: tap a die to change it, then tap a box.";
+  }
+  function fillSlots(f, dice) {
+    const chosen = dice.slice(0, 5);
+    for (let i = 0; i < 5; i++) {
+      valueInput(f, i).value = i < chosen.length ? String(chosen[i].face) : "";
+      const slot = f.querySelector('[data-slot="' + i + '"]');
+      if (i < chosen.length) slot.dataset.read = "1"; else delete slot.dataset.read;
+    }
+    draw(f, chosen.length < 5 ? chosen.length : null);
+    f.querySelector("fieldset").dispatchEvent(new Event("change", {bubbles: true}));
+  }
+  function outline(f, shown, dice) {
+    const view = f.querySelector("[data-dice-photo-view]");
+    const img = document.createElement("img");
+    img.src = shown;
+    img.alt = "Your photo, with the dice read outlined and numbered as the slots";
+    const boxes = dice.map((die, i) => {
+      const box = document.createElement("div");
+      box.className = "die-box" + (i < 5 ? "" : " extra");
+      box.style.left = die.box[0] * 100 + "%";
+      box.style.top = die.box[1] * 100 + "%";
+      box.style.width = die.box[2] * 100 + "%";
+      box.style.height = die.box[3] * 100 + "%";
+      if (i < 5) {
+        const number = document.createElement("span");
+        number.textContent = String(i + 1);
+        box.append(number);
+      }
+      return box;
+    });
+    view.replaceChildren(img, ...boxes);
+    view.hidden = false;
+  }
+  function readPhoto(f, input) {
+    const file = input.files && input.files[0];
+    input.value = "";  // the same photo can be picked again
+    if (!file) return;
+    if (!navigator.onLine) { say(f, "Reading dice from a photo needs the server: tap the faces for now."); return; }
+    say(f, "Reading the dice…");
+    let sent;
+    scaledPhoto(file).then((photo) => {
+      sent = photo.shown;
+      const body = new FormData();
+      body.append("image", photo.blob, "dice.jpg");
+      return fetch(input.dataset.readUrl, {method: "POST", body: body, credentials: "same-origin"});
+    }).then((response) => response.json().then((answer) => {
+      if (!response.ok) throw new Error(answer.error || "The photo could not be read.");
+      outline(f, sent, answer.dice);
+      fillSlots(f, answer.dice);
+      say(f, foundWords(answer.dice.length));
+    })).catch((problem) => {
+      say(f, problem instanceof TypeError ? "Reading dice from a photo needs the server: tap the faces for now."
+        : problem.message);
+    });
+  }
+
+  document.addEventListener("change", (evt) => {
+    if (!evt.target.matches || !evt.target.matches("[data-dice-photo]")) return;
+    evt.stopPropagation();  // not a change of the dice: the preview waits for the slots to fill
+    readPhoto(form(), evt.target);
+  }, true);
+  document.addEventListener("click", (evt) => {
+    const camera = evt.target.closest && evt.target.closest("[data-dice-camera]");
+    if (!camera || navigator.onLine) return;
+    evt.preventDefault();
+    say(form(), "Reading dice from a photo needs the server: tap the faces for now.");
+  }, true);
+  document.addEventListener("click", (evt) => {
+    const view = evt.target.closest && evt.target.closest("[data-dice-photo-view]");
+    if (view) view.classList.toggle("large");
+  });
+  window.addEventListener("online", showCamera);
+  window.addEventListener("offline", showCamera);
+  document.addEventListener("htmx:afterSwap", showCamera);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showCamera); else showCamera();
 
   // After an entry, an undo or a refusal the whole sheet is new: back to the top, ready for the dice.
   document.addEventListener("htmx:afterSwap", (evt) => {
