@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.games.dice_and_slice.rules.edition import default_edition_data
+from companion.games.score_sheet.rules.builtin import BUILTIN as BUILTIN_SHEETS
 from companion.platform import backup
 from companion.platform.auth import seat_for_token
 from companion.platform.contract import Viewer
@@ -51,6 +52,8 @@ def a_document(game_id: str, collection: str) -> dict:
     """A document the game's own pages would save in that collection (an import checks them as they do)."""
     if (game_id, collection) == ("dice_and_slice", "editions"):
         return {**default_edition_data(), "label": "Our box é ✓", "note": "é ✓"}
+    if (game_id, collection) == ("score_sheet", "sheets"):
+        return {**BUILTIN_SHEETS["7-wonders"], "name": "Our 7 Wonders é ✓"}
     raise AssertionError(f"give the backup test a {game_id} {collection} document")
 
 
