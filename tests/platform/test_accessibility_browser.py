@@ -77,12 +77,12 @@ def _cookies(base, table):
     return cookies
 
 
-@pytest.fixture(scope="module")
-def screens(browser, servers, tables):
-    """One phone per colour scheme, holding the cookies of every table's host and seat 0."""
+def phones_per_scheme(browser, servers, tables, **context_options):
+    """One phone per colour scheme, holding the cookies of every table's host and seat 0 (closed
+    when the caller's fixture ends)."""
     pages = {}
     for scheme in SCHEMES:
-        ctx = browser.new_context(**PHONE, color_scheme=scheme)
+        ctx = browser.new_context(**PHONE, color_scheme=scheme, **context_options)
         ctx.set_default_timeout(10_000)
         for key, table in tables.items():
             if key[1] != "join":
@@ -91,6 +91,11 @@ def screens(browser, servers, tables):
     yield pages
     for page in pages.values():
         page.context.close()
+
+
+@pytest.fixture(scope="module")
+def screens(browser, servers, tables):
+    yield from phones_per_scheme(browser, servers, tables)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -5,28 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser_fixtures import PHONE
 from tests.contrast import contrast_problems, small_texts
-from tests.platform.test_accessibility_browser import CASES, SCHEMES, _cookies, tables  # noqa: F401
+from tests.platform.test_accessibility_browser import CASES, SCHEMES, phones_per_scheme, tables  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def readers(browser, servers, tables):  # noqa: F811
-    """One phone per colour scheme holding every table's host and seat 0 cookies (bypass_csp: the
-    check adds a stylesheet that hides the text to photograph what lies behind it)."""
-    pages = {}
-    for scheme in SCHEMES:
-        ctx = browser.new_context(**PHONE, color_scheme=scheme, bypass_csp=True)
-        ctx.set_default_timeout(10_000)
-        for key, table in tables.items():
-            if key[1] != "join":
-                ctx.add_cookies(_cookies(servers[0], table))
-        pages[scheme] = ctx.new_page()
-    yield pages
-    for page in pages.values():
-        page.context.close()
+    """The phones of the accessibility test (bypass_csp: the check adds a stylesheet that hides the
+    text to photograph what lies behind it)."""
+    yield from phones_per_scheme(browser, servers, tables, bypass_csp=True)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
