@@ -3,25 +3,14 @@ refreshing after another device's entry, and a Score pad entry with the refreshe
 360 x 640 phones against real servers and Chromium."""
 from __future__ import annotations
 
-import json
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import join_as, settle
+from tests.games.dice_and_slice.test_browser import api
 
 pytestmark = pytest.mark.browser
-
-
-def api(base, path, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
-                                 headers=headers, method="GET" if body is None else "POST")
-    with urllib.request.urlopen(req) as resp:
-        return json.loads(resp.read() or b"null")
 
 
 def watch_console(page) -> list[str]:
