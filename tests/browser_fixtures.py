@@ -202,14 +202,15 @@ def join_as(page, join_url: str, name: str) -> None:
 
 SETTLED = """v => {
   const seen = document.getElementById('live-seen');
-  return seen && seen.dataset.version.split('.')[1] === String(v)
+  return seen && Number(seen.dataset.version.split('.')[1]) >= v
     && !document.querySelector('.htmx-request');
 }"""
 
 
 def settle(page, base: str, code: str) -> None:
     """Wait until `page` has caught up with the table's latest entry and its own refresh is done,
-    as a player waits for the screen to show the others' moves before tapping."""
+    as a player waits for the screen to show the others' moves before tapping. A page already past
+    that entry has caught up too: a tap of its own may land between the read and the wait."""
     import json
     import urllib.request
 
