@@ -4,7 +4,7 @@
 
 Every worker is one process like `python -m companion` (gevent: thousands of open live streams
 each); the workers share the database, and the live updates between them go through PostgreSQL
-LISTEN/NOTIFY, Redis (REDIS_URL) or, on SQLite, the file's version (companion/platform/live.py).
+LISTEN/NOTIFY, Redis (REDIS_URL) or, on SQLite, the file's version (companion/platform/live/updates.py).
 Set BIND (default 0.0.0.0:8000) and WEB_CONCURRENCY (default: one worker per core).
 """
 import os
@@ -21,12 +21,12 @@ accesslog = None
 
 
 def on_starting(server):
-    from companion.__main__ import raise_open_file_limit
+    from companion.platform.web.serve import raise_open_file_limit
 
     raise_open_file_limit()  # inherited by the workers
 
 
 def post_worker_init(worker):
-    from companion.server import shorten_collector_pauses
+    from companion.platform.web.serve import shorten_collector_pauses
 
     shorten_collector_pauses()  # per worker: each one collects its own garbage

@@ -26,7 +26,7 @@ from companion.games.dice_and_slice.rules import geometry  # noqa: E402
 from companion.games.pizza_theory import rules as pt  # noqa: E402
 from companion.games.pizza_theory.rules.board import load_board  # noqa: E402
 from companion.games.pizza_theory.rules.engine import corner_of, what_if  # noqa: E402
-from companion.platform.registry import GAMES  # noqa: E402
+from companion.platform.core.registry import GAMES  # noqa: E402
 from tests.contract.playout import playout  # noqa: E402
 
 

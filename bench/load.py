@@ -382,7 +382,7 @@ FORM_OF = {"dicez": _dicez_form, "pizza_theory": _pizza_form, "score_pad": _scor
 def players_of(game_id: str) -> int:
     """As many phones as the game seats, up to PHONES."""
     import companion.games  # noqa: F401 - registers every game
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     return min(PHONES, GAMES[game_id].max_players)
 
 
@@ -393,7 +393,7 @@ def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random
     if game_id is None:
         return [(rng.randrange(players), {"kind": "score", "value": rng.randint(0, 30)}) for _ in range(count)]
     import companion.games  # noqa: F401 - registers every game
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     from tests.contract.playout import legal_choice
     game = GAMES[game_id]
     state, turns = game.new_state(players, game.normalize_options({})), []
@@ -724,7 +724,7 @@ def database_for(args, tmp: Path, label: str):
         return f"sqlite:///{tmp / f'{label}.sqlite'}", lambda: None
     from sqlalchemy import create_engine, make_url, text
 
-    from companion.platform.engines import normalize_url
+    from companion.platform.store.engines import normalize_url
     base = normalize_url(args.database_url)
     schema = f"load_{uuid.uuid4().hex[:10]}"
     admin = create_engine(base)
@@ -795,7 +795,7 @@ def serve_baseline(port: int):
     monkey.patch_all()
     import gevent
     from gevent.event import Event
-    from companion.server import Server as WSGIServer  # the same server, Nagle off
+    from companion.platform.web.serve import Server as WSGIServer  # the same server, Nagle off
 
     tables: dict[str, dict] = {}
 

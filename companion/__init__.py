@@ -12,6 +12,6 @@ if TYPE_CHECKING:  # not imported here: `python -m companion` patches for gevent
 
 def create_app(config: dict | None = None) -> "Flask":
     from . import games  # noqa: F401  (registers every game before the app is built)
-    from .platform.factory import create_app as build
+    from .platform.web.factory import create_app as build
 
     return build(config)

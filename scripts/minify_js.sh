@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our scripts as phones get them: terser (pinned in package.json) turns each static/**/X.js into X.min.js
-# beside it, and the server sends that for X.js (companion/platform/wire.py). Run this after changing a
+# beside it, and the server sends that for X.js (companion/platform/web/wire.py). Run this after changing a
 # script and commit both files. With --check it writes nothing and fails, naming them, while any X.min.js
 # is missing or out of date (tests/platform/test_minified_scripts.py runs that).
 set -euo pipefail

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 
 import companion.games  # noqa: F401  (registers every game, as the app does)
 from companion import create_app
-from companion.platform.engines import normalize_url
+from companion.platform.store.engines import normalize_url
 
 pytest_plugins = ["tests.browser_fixtures"]
 

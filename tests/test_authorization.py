@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.helpers import bearer, csrf_from, invite, join_seat, start_table_page
 
 PAGE = ("anyone", "invited", "player", "other", "host")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from radon.complexity import cc_visit
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "companion"
@@ -27,9 +27,10 @@ def _game_words() -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path, source: str | None = None) -> set[str]:
+    """Every module `path` imports (`source`: its text, when not read from the file)."""
     names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(path.read_text() if source is None else source)):
         if isinstance(node, ast.Import):
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -54,6 +55,48 @@ def test_the_platform_never_imports_a_game():
         assert not any(name.startswith("companion.games") for name in _imports(path)), path
 
 
+PLATFORM = PACKAGE / "platform"
+# what each group of the platform may import of the others: each rests on the ones below it
+GROUPS_BELOW = {"core": set(), "store": {"core"}, "live": {"core", "store"}, "web": {"core", "store", "live"}}
+LOOSE_PLATFORM_MODULES = {"__init__.py", "sdk.py"}  # sdk: the names a game may use, from any group
+
+
+def _group_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["companion", "platform"] and len(parts) > 2 else None
+
+
+def test_every_platform_module_sits_in_a_group():
+    loose = sorted(p.name for p in PLATFORM.glob("*.py") if p.name not in LOOSE_PLATFORM_MODULES)
+    folders = sorted(p.name for p in PLATFORM.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert loose == []
+    assert folders == sorted(GROUPS_BELOW)
+    assert all((PLATFORM / group / "__init__.py").exists() for group in GROUPS_BELOW)
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS_BELOW))
+def test_a_platform_group_imports_only_the_groups_below_it(group):
+    """core imports no other group; store no web and no live; live no web. Imports inside functions
+    and under TYPE_CHECKING count as much as the ones at the top."""
+    reached = {}
+    for path in _python_files(PLATFORM / group):
+        others = {_group_of(name) for name in _imports(path)} - {None, group}
+        if others - GROUPS_BELOW[group]:
+            reached[str(path.relative_to(ROOT))] = sorted(others - GROUPS_BELOW[group])
+    assert reached == {}
+
+
+def test_the_group_check_sees_every_kind_of_import():
+    """The check above resolves relative imports against the file's own package, so a store module
+    reaching up into the web is found however it is written."""
+    cases = {"from ..web.context import store": "web", "from ..web import pages": "web",
+             "from companion.platform.web.auth import browser_id": "web", "import companion.platform.live.updates": "live",
+             "def later():\n    from ..live import updates": "live", "from .storage import Store": "store"}
+    module = PLATFORM / "store" / "not_a_module.py"
+    for source, group in cases.items():
+        assert group in {_group_of(name) for name in _imports(module, source)}, source
+
+
 def test_rules_are_pure():
     """A game's rules import no web framework and no database: they can be replayed anywhere."""
     for game_dir in sorted(p for p in (PACKAGE / "games").iterdir() if p.is_dir() and p.name != "__pycache__"):
@@ -63,7 +106,7 @@ def test_rules_are_pure():
             imported = _imports(path)
             assert not any(n.split(".")[0] in ("flask", "sqlalchemy", "htmx_flask", "werkzeug", "jinja2")
                            for n in imported), path
-            assert not any(n.startswith("companion.platform") and n != "companion.platform.contract"
+            assert not any(n.startswith("companion.platform") and n != "companion.platform.core.contract"
                            for n in imported), path
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import brotli
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import playout
 from tests.helpers import bearer, join_seat, new_table
 

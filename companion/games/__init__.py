@@ -4,7 +4,7 @@ Adding a game is one folder under `companion/games/` and one line in GAME_FOLDER
 """
 from importlib import import_module
 
-from companion.platform.registry import register
+from companion.platform.core.registry import register
 
 GAME_FOLDERS = (
     "dicez",

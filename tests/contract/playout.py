@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.platform.contract import Game, Viewer
+from companion.platform.core.contract import Game, Viewer
 
 
 @dataclass

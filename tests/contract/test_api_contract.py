@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from companion.platform.contract import Game, RuleError, Viewer
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import Game, RuleError, Viewer
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import legal_choice
 from tests.helpers import bearer, csrf_from, new_table
 

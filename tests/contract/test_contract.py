@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.platform.contract import Game, RuleError, Viewer
-from companion.platform.gameweb import GameWeb
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import Game, RuleError, Viewer
+from companion.platform.web.gameweb import GameWeb
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import legal_choice, player_counts, playout, viewers
 
 GAME_IDS = list(GAMES)
@@ -55,8 +55,8 @@ def test_bad_options_are_refused_with_a_reason(game):
 
 def test_an_entry_with_a_field_its_kind_lacks_is_refused(game):
     """The platform refuses an unknown field, naming it and the fields the kind has."""
-    from companion.platform.contract import MalformedEntry
-    from companion.platform.play import check_fields
+    from companion.platform.core.contract import MalformedEntry
+    from companion.platform.core.play import check_fields
     for kind, fields in game.entry_fields.items():
         check_fields(game, {"kind": kind, "key": "k", **{f: None for f in fields}})
         with pytest.raises(MalformedEntry) as caught:
@@ -162,7 +162,7 @@ def test_the_start_page_seats_as_many_players_as_the_largest_game(client):
 
 
 def test_a_game_keeps_documents_only_in_the_collections_it_declares(app):
-    from companion.platform.context import collection
+    from companion.platform.web.context import collection
 
     with app.test_request_context():
         for game in GAMES.values():
@@ -201,7 +201,7 @@ def test_a_finished_game_gives_each_seat_a_record_of_numbers(game_id, seed):
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_game_has_its_rules_text_and_refusals_cite_rules_it_numbers(game_id, seed):
-    from companion.platform.rules_page import rules_document
+    from companion.platform.web.rules_page import rules_document
 
     document = rules_document(game_id)
     assert document is not None, f"seeds/{GAMES[game_id].rules_name}.md is missing"

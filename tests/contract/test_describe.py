@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.platform.contract import Game
-from companion.platform.play import last_entry_text
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import Game
+from companion.platform.core.play import last_entry_text
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import player_counts, playout, viewers
 
 GAME_IDS = list(GAMES)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import api, describe, played_table, screenshot, small_targets, structure_problems, violations
 from tests.browser_fixtures import PHONE
 from tests.contract.playout import playout

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.registry import get_game
+from companion.platform.core.registry import get_game
 from companion.games.dice_and_slice.rules import legal_placements
 from companion.games.pizza_theory.rules import neutral_spaces
 from tests.helpers import bearer, log, new_table, post_entry

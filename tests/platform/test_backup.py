@@ -14,13 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion.games.dice_and_slice.rules.edition import default_edition_data
 from companion.games.score_sheet.rules.builtin import BUILTIN as BUILTIN_SHEETS
-from companion.platform import backup
-from companion.platform.auth import seat_for_token
-from companion.platform.contract import Viewer
-from companion.platform.play import load_replay, new_table, record
-from companion.platform.registry import GAMES
-from companion.platform.schema import ADDED_COLUMNS, metadata
-from companion.platform.storage import Store, fingerprint
+from companion.platform.store import backup
+from companion.platform.web.auth import seat_for_token
+from companion.platform.core.contract import Viewer
+from companion.platform.core.play import load_replay, new_table, record
+from companion.platform.core.registry import GAMES
+from companion.platform.store.schema import ADDED_COLUMNS, metadata
+from companion.platform.core.records import fingerprint
+from companion.platform.store.storage import Store
 from tests.browser_fixtures import ROOT
 from tests.contract.playout import playout
 

@@ -96,7 +96,7 @@ def test_an_edition_label_with_a_lone_surrogate_is_refused_and_no_table_is_made(
     resp = _raw(client, "/api/tables", body)
     assert resp.status_code == 400 and "lone UTF-16 surrogate" in resp.get_json()["error"]
     from sqlalchemy import func, select
-    from companion.platform.schema import tables_t
+    from companion.platform.store.schema import tables_t
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(tables_t)).scalar() == 0
 
@@ -105,7 +105,7 @@ def test_the_editions_refuse_such_text_themselves():
     """Defence in depth: an edition reaching the rules by another way (a file, the store) is checked too."""
     import pytest
     from companion.games.dice_and_slice.rules.edition import default_edition_data, load_edition
-    from companion.platform.contract import RuleError
+    from companion.platform.core.contract import RuleError
     for where in ("label", "note"):
         data = default_edition_data()
         data[where] = "x\ud800"
@@ -119,7 +119,7 @@ def test_the_editions_refuse_such_text_themselves():
 
 def test_player_names_with_a_lone_surrogate_are_refused(client, store):
     import pytest
-    from companion.platform.play import TableError, new_table as make_table
+    from companion.platform.core.play import TableError, new_table as make_table
     resp = _raw(client, "/api/tables", '{"game": "dicez", "players": ["Ann\\ud83d"]}')
     assert resp.status_code == 400 and "surrogate" in resp.get_json()["error"]
     with pytest.raises(TableError, match="printable"):  # the platform's own check, past the request

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from companion import create_app
-from companion.platform.checkpoints import BACKSTOP_PAGES, RESTART_FRAMES, Checkpointer
+from companion.platform.store.checkpoints import BACKSTOP_PAGES, RESTART_FRAMES, Checkpointer
 from tests.browser_fixtures import _free_port, start_server
 from tests.helpers import bearer, new_table
 

@@ -204,7 +204,7 @@ def test_a_phone_in_chromium_plays_while_another_address_holds_hundreds_of_silen
 
 
 def test_the_limits_are_read_from_the_environment_and_behind_a_proxy_the_per_address_bound_is_off(tmp_path):
-    from companion.__main__ import connection_limits
+    from companion.platform.web.serve import connection_limits
 
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite'}", "SECRET_KEY": "t"})
     assert connection_limits(app, {}) == {"read_seconds": 10.0, "idle_seconds": 75.0,

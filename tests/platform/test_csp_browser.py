@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.browser_fixtures import fill_players
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.browser_fixtures import ROOT, fill_players, join_as
 from tests.contract.playout import playout
 from tests.games.score_pad.test_browser import type_and_enter

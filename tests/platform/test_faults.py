@@ -88,7 +88,7 @@ def test_a_stopped_postgresql_answers_503_on_every_route_and_the_next_write_afte
 def test_after_postgresql_restarts_while_the_app_is_idle_the_first_tap_is_saved(private_postgres, monkeypatch):
     """No request met the outage, so nothing told the pool its connections died: those that sat
     idle are pinged before use and replaced, and the first tap after the restart goes through."""
-    from companion.platform import engines
+    from companion.platform.store import engines
 
     monkeypatch.setattr(engines, "PG_PING_AFTER_IDLE", 0.2)
     app = create_app({"DATABASE_URL": private_postgres.url, "TESTING": True, "SECRET_KEY": "t"})
@@ -268,7 +268,7 @@ def test_a_database_another_process_holds_locked_is_called_busy(tmp_path):
     from sqlalchemy import create_engine, text
     from sqlalchemy.exc import OperationalError
 
-    from companion.platform.faults import what_failed
+    from companion.platform.web.faults import what_failed
 
     path = tmp_path / "held.sqlite"
     holder = sqlite3.connect(path, isolation_level=None)

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import playout
 from tests.helpers import new_table, post_entry
 

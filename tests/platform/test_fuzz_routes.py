@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from werkzeug.exceptions import HTTPException
 
 from companion.games.dice_and_slice.rules.edition import default_edition_data
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.helpers import bearer, csrf_from, join_seat, new_table, start_table_page
 
 ROOT = Path(__file__).resolve().parents[2]

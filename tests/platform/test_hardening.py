@@ -1,7 +1,7 @@
 """Requests a careless or hostile client might send, each answered with a reason and no harm done."""
 from __future__ import annotations
 
-from companion.platform.hardening import MAX_DEPTH, MAX_INT, value_problem
+from companion.platform.web.hardening import MAX_DEPTH, MAX_INT, value_problem
 from tests.helpers import bearer, csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}

@@ -10,7 +10,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import api, played_table, structure_problems
 from tests.browser_fixtures import settle
 from tests.contract.playout import playout

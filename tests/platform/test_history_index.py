@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import inspect, text, update
 
-from companion.platform.schema import games_t
-from companion.platform.storage import Store
+from companion.platform.store.schema import games_t
+from companion.platform.store.storage import Store
 
 INDEX = "ix_games_finished_at"
 
@@ -76,7 +76,7 @@ def test_history_lists_the_latest_finished_games_newest_first(client, store):
 def test_history_reads_the_index_instead_of_every_game(tmp_path):
     """SQLite's plan for the history query: a walk down the index, no scan of the games table."""
     store = Store(f"sqlite:///{tmp_path / 'plan.sqlite'}")
-    from companion.platform.schema import FINISHED_GAMES
+    from companion.platform.store.schema import FINISHED_GAMES
     sql = str(FINISHED_GAMES.compile(store.engine, compile_kwargs={"literal_binds": True}))
     with store.engine.connect() as conn:
         plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))

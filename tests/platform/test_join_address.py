@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.platform.address import base_for_phones, is_loopback, lan_address
+from companion.platform.web.address import base_for_phones, is_loopback, lan_address
 from tests.helpers import new_table
 
 

@@ -1,8 +1,8 @@
 """What a page works out from shared, unchanging objects is kept by those very objects
-(companion/platform/kept.py `KeptByIdentity`)."""
+(companion/platform/web/kept.py `KeptByIdentity`)."""
 from __future__ import annotations
 
-from companion.platform.kept import KeptByIdentity
+from companion.platform.web.kept import KeptByIdentity
 
 
 def counting(derive):

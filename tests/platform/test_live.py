@@ -136,7 +136,7 @@ def test_the_sqlite_watcher_names_the_tables_with_new_entries_and_rereads_all_fo
     tables that got entries, and every followed table (about once a second) for a write that adds
     no entry, such as a seat taken."""
     from companion import create_app
-    from companion.platform import live
+    from companion.platform.live import updates as live
 
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'shared.sqlite'}", "TESTING": True,
                       "SECRET_KEY": "live-test"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote, urlencode
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.helpers import bearer, join_seat, start_table_page
 from tests.platform.test_fuzz_routes import _query_names as query_names
 

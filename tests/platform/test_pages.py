@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.platform.pages import path_on_this_site
+from companion.platform.web.pages import path_on_this_site
 from tests.helpers import csrf_from, invite, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import delete, update
 
-from companion.platform.schema import create_schema, games_t, player_games_t
+from companion.platform.store.schema import create_schema, games_t, player_games_t
 from tests.helpers import new_table, post_entry
 
 # DiceZ dice for each box, in sheet order: GOOD fills the upper section to 63 (bonus), BAD scores 18
@@ -110,7 +110,7 @@ def test_each_game_fills_its_own_charts(game_id):
     """DS slices by size and PT wins by start position come from the game's record, per finished seat."""
     import random
 
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     from tests.contract.playout import playout
 
     game = GAMES[game_id]

@@ -3,7 +3,7 @@ rules write the text once with a placeholder for the seat, and the platform fill
 table's names, on the phone page and in the API alike."""
 import pytest
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 from tests.helpers import log, new_table, post_entry
 
 
@@ -44,7 +44,7 @@ def test_dice_and_slice_names_the_active_player(client, kind, entry):  # DS-3
 
 
 def test_a_refusal_the_rules_pass_on_in_their_hints_is_named_by_the_platform():
-    from companion.platform.contract import named_texts
+    from companion.platform.core.contract import named_texts
     refusal = RuleError("Only the active player, {active}, chooses the die.", seats={"active": 2})
     hints = {"ghost": {"reason": refusal.reason}, "legal": [], "notes": (refusal.reason, "plain")}
     assert named_texts(hints, ["Ann", "Ben", "Cat"]) == {
@@ -58,7 +58,7 @@ def test_no_sheet_names_a_seat_by_its_number(client, game_id):
     import random
     import re
 
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     from tests.contract.playout import playout
 
     game = GAMES[game_id]

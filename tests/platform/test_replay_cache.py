@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.platform import play
-from companion.platform.registry import GAMES
-from companion.platform.storage import Store
+from companion.platform.core import play
+from companion.platform.core.registry import GAMES
+from companion.platform.store.storage import Store
 from tests.contract.playout import player_counts, playout
 
 SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,

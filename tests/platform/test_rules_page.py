@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from companion.platform.registry import GAMES
-from companion.platform.rules_page import SEEDS, cite_rules
+from companion.platform.core.registry import GAMES
+from companion.platform.web.rules_page import SEEDS, cite_rules
 from tests.helpers import bearer, join_seat, new_table, post_entry
 
 GAME_IDS = [gid for gid, game in GAMES.items() if game.web is not None]

@@ -9,8 +9,8 @@ import uuid
 import pytest
 
 from companion import create_app
-from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE, UNSPENT_FOR
-from companion.platform.storage import fingerprint
+from companion.platform.web.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, PIN_TRIES_PER_TABLE, UNSPENT_FOR
+from companion.platform.core.records import fingerprint
 from tests.helpers import bearer, csrf_from, invite, join_seat, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}

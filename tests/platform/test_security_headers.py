@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from companion.platform.address import base_for_phones
+from companion.platform.web.address import base_for_phones
 from tests.helpers import bearer, csrf_from, new_table
 
 HTMX = {"HX-Request": "true"}

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from companion.__main__ import raise_open_file_limit
-from companion.platform.address import interface_addresses, lan_address
-from companion.platform.qr import terminal_qr
+from companion.platform.web.serve import raise_open_file_limit
+from companion.platform.web.address import interface_addresses, lan_address
+from companion.platform.web.qr import terminal_qr
 
 
 def test_the_printed_address_is_one_phones_can_reach():
@@ -34,7 +34,7 @@ def test_the_server_lifts_its_open_file_limit_to_the_hard_limit():
     if hard != resource.RLIM_INFINITY and hard <= 1024:
         pytest.skip(f"this machine allows only {hard} open files per process")
     # in a process of its own started at 1,024, as a shell often starts one
-    check = ("import resource; from companion.__main__ import raise_open_file_limit as lift; "
+    check = ("import resource; from companion.platform.web.serve import raise_open_file_limit as lift; "
              "now = lift(); print(now, *resource.getrlimit(resource.RLIMIT_NOFILE))")
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True,
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))).stdout

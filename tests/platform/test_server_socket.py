@@ -11,7 +11,7 @@ import socket as std_socket
 import gevent
 from gevent import socket
 
-from companion.server import Server
+from companion.platform.web.serve import Server
 
 
 def _one_request(server_for, while_answering=lambda conn: None, body=b"ok") -> bytes:

@@ -9,7 +9,7 @@ from datetime import datetime
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
-from companion.platform.share import BGSTATS_URL
+from companion.platform.web.share import BGSTATS_URL
 from tests.helpers import new_table, post_entry
 from tests.platform.test_records import BAD, BAD_TOTAL, GOOD, GOOD_TOTAL, play_dicez, play_score_pad
 
@@ -159,8 +159,8 @@ def test_bgstats_names_the_start_player_the_table_chose(client):  # DS-3
     from datetime import timedelta, timezone
 
     from companion.games.dice_and_slice.rules import new_state
-    from companion.platform.share import bgstats_play
-    from companion.platform.storage import GameInfo
+    from companion.platform.web.share import bgstats_play
+    from companion.platform.core.records import GameInfo
 
     start = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
     result = {"names": ["Ann", "Ben", "Cy"], "totals": [30, 41, 12], "winners": [1]}

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import played_table
 from tests.contract.playout import playout
 

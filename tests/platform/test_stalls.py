@@ -20,9 +20,9 @@ import pytest
 from playwright.sync_api import expect
 
 from companion import create_app
-from companion.platform.engines import normalize_url
-from companion.platform.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
-from companion.platform.live import FALLBACK_GRACE
+from companion.platform.store.engines import normalize_url
+from companion.platform.web.limits import NOT_FOUND_PER_CLIENT, PIN_TRIES_PER_CLIENT, STORAGE_RETRY, UNSPENT_FOR
+from companion.platform.live.updates import FALLBACK_GRACE
 from tests.browser_fixtures import ROOT, free_ports, join_as, start_dicez_table, start_servers, tap_dice
 from tests.helpers import bearer, csrf_from, start_table_page
 from tests.private_redis import private_redis  # noqa: F401  (fixture)

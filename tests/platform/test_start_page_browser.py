@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 
 pytestmark = pytest.mark.browser  # every test here starts Chromium
 

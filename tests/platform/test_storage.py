@@ -6,11 +6,12 @@ import threading
 
 import pytest
 
-from companion.platform.registry import RuleError
-from companion.platform.engines import normalize_url
-from companion.platform.schema import CODE_ALPHABET
-from companion.platform.storage import Conflict, Store
-from companion.platform.play import load_replay, new_table, record
+from companion.platform.core.registry import RuleError
+from companion.platform.store.engines import normalize_url
+from companion.platform.store.schema import CODE_ALPHABET
+from companion.platform.core.records import Conflict
+from companion.platform.store.storage import Store
+from companion.platform.core.play import load_replay, new_table, record
 
 
 def test_table_codes_avoid_look_alike_characters(store):
@@ -115,8 +116,8 @@ def test_a_database_from_before_invitations_gets_them_when_the_app_starts(db_url
     a join secret and a PIN, so its phones can still be invited."""
     from sqlalchemy import text
 
-    from companion.platform.schema import ADDED_COLUMNS
-    from companion.platform.storage import Store
+    from companion.platform.store.schema import ADDED_COLUMNS
+    from companion.platform.store.storage import Store
 
     old = Store(db_url)
     table = old.create_table("dicez", {}, ["Ann", "Ben"], False)

@@ -9,10 +9,11 @@ from sqlalchemy import update
 
 from companion import create_app
 
-from companion.platform.limits import TABLES_PER_CLIENT
-from companion.platform.schema import tables_t
-from companion.platform.storage import UNUSED_TABLE_KEPT, Store, now
-from companion.platform.play import record
+from companion.platform.web.limits import TABLES_PER_CLIENT
+from companion.platform.store.schema import tables_t
+from companion.platform.core.records import now
+from companion.platform.store.storage import UNUSED_TABLE_KEPT, Store
+from companion.platform.core.play import record
 from tests.helpers import csrf_from, new_table
 
 PER_MINUTE = int(TABLES_PER_CLIENT.split(";")[0].split()[0])

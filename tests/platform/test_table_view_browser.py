@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.browser_fixtures import PHONE, ROOT
 from tests.contract.playout import Step, playout
 

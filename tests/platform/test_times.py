@@ -9,10 +9,10 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import insert
 
-from companion.platform.backup import dump
-from companion.platform.play import new_table, record
-from companion.platform.schema import handovers_t
-from companion.platform.storage import Store
+from companion.platform.store.backup import dump
+from companion.platform.core.play import new_table, record
+from companion.platform.store.schema import handovers_t
+from companion.platform.store.storage import Store
 from tests.browser_fixtures import ROOT, free_ports, start_server
 from tests.helpers import bearer
 

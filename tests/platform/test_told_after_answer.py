@@ -3,7 +3,7 @@ has its answer sent: the phone that tapped is answered without waiting for the t
 server closes an answer once it has sent it; Werkzeug then runs what the app left for that moment."""
 from __future__ import annotations
 
-from companion.platform.play import record
+from companion.platform.core.play import record
 from tests.helpers import bearer, join_seat, log, new_table, post_entry
 
 

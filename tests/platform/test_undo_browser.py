@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import api, played_table, screenshot
 from tests.browser_fixtures import tap_dice
 from tests.contract.playout import playout

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import playout
 from tests.helpers import bearer, new_table, post_entry
 

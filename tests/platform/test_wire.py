@@ -10,8 +10,8 @@ import pytest
 from flask import Response
 
 from companion import create_app
-from companion.platform.registry import GAMES
-from companion.platform.wire import BUNDLES, FRAGMENT_BR_LEVEL, JOINERS, StaticFiles, minified
+from companion.platform.core.registry import GAMES
+from companion.platform.web.wire import BUNDLES, FRAGMENT_BR_LEVEL, JOINERS, StaticFiles, minified
 from tests.helpers import join_seat, new_table, post_entry, start_table_page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"

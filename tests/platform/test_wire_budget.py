@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.wire import change_fragments, fetch, first_load, played_table
 
 FIRST_LOAD = 25 * 1024

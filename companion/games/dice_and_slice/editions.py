@@ -18,14 +18,14 @@ import weakref
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
 from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
-from companion.platform import auth
-from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
-from companion.platform.play import name_refusal
-from companion.platform.storage import Document
+from companion.platform.web import auth
+from companion.platform.web.context import Collection, collection
+from companion.platform.core.contract import RuleError
+from companion.platform.core.play import name_refusal
+from companion.platform.core.records import Document
 
-from companion.platform.context import absolute_url
-from companion.platform.qr import qr_png_data_url
+from companion.platform.web.context import absolute_url
+from companion.platform.web.qr import qr_png_data_url
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
                             read_share_code, share_code)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import MalformedEntry, RuleError
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = (

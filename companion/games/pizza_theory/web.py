@@ -11,11 +11,11 @@ import secrets
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
-from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
-from companion.platform.contract import RuleError, Viewer, named_texts
-from companion.platform.gameweb import GameWeb, int_field
-from companion.platform.kept import KeptDrawings
-from companion.platform.play import TableError, record
+from companion.platform.web.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
+from companion.platform.core.contract import RuleError, Viewer, named_texts
+from companion.platform.web.gameweb import GameWeb, int_field
+from companion.platform.web.kept import KeptDrawings
+from companion.platform.core.play import TableError, record
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import MalformedEntry, RuleError
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 MIN_POINTS, MAX_POINTS = -100_000, 100_000

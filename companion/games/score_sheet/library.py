@@ -8,9 +8,9 @@ from pathlib import Path
 
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
 
-from companion.platform import auth
-from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
+from companion.platform.web import auth
+from companion.platform.web.context import Collection, collection
+from companion.platform.core.contract import RuleError
 
 from .rules.builtin import BUILTIN
 from .rules.sheet import load_sheet

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from companion.platform.registry import RuleError
+from companion.platform.core.registry import RuleError
 from companion.games.dice_and_slice.rules import default_edition, load_edition
 from companion.games.dice_and_slice.rules import geometry as g
 from companion.games.dice_and_slice.rules.edition import DEFAULT_PATH, default_edition_data

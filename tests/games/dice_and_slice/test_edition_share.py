@@ -17,7 +17,7 @@ import qrcode
 from PIL import Image
 
 from companion import create_app
-from companion.platform.address import base_for_phones
+from companion.platform.web.address import base_for_phones
 from companion.games.dice_and_slice.edition_files import MAX_CODE_CHARS, share_code
 from tests.games.dice_and_slice.test_edition_owners import distinctive
 from tests.helpers import csrf_from
@@ -92,7 +92,7 @@ def test_an_edition_too_large_for_a_link_points_to_the_file(client, store):
     data = distinctive_data(client)
     data["note"] = secrets.token_urlsafe(4000)  # random text does not compress
     assert share_code("Huge", data) is None
-    from companion.platform.context import Collection
+    from companion.platform.web.context import Collection
 
     Collection(store, "dice_and_slice", "editions").save("Huge", data)
     page = client.get(f"{EDITIONS}/share/Huge").get_data(as_text=True)

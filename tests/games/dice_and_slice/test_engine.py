@@ -6,8 +6,8 @@ Sheets are ASCII drawings (`o` marked dot, `.` empty dot, y = 0 on top); topping
 import json
 import pytest
 
-from companion.platform.contract import Viewer
-from companion.platform.registry import GAMES, RuleError
+from companion.platform.core.contract import Viewer
+from companion.platform.core.registry import GAMES, RuleError
 from companion.games.dice_and_slice.rules import geometry as g
 from companion.games.dice_and_slice.rules import (
     apply,

@@ -9,7 +9,7 @@ import random
 from companion.games.dice_and_slice import GAME
 from companion.games.dice_and_slice.rules import geometry as g
 from companion.games.dice_and_slice.rules import hints, view
-from companion.platform.contract import Viewer
+from companion.platform.core.contract import Viewer
 from tests.contract.playout import playout
 
 from tests.games.dice_and_slice.test_engine import CORNER_MISSING, play, roll, sheet, table

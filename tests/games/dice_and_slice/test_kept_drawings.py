@@ -1,5 +1,5 @@
 """The table view keeps each sheet's drawing as it stands (rules/view.py `_drawn`, web.py
-the kept drawings, companion/platform/kept.py): every table still shows its own sheets, a changed sheet is drawn anew, and what is
+the kept drawings, companion/platform/web/kept.py): every table still shows its own sheets, a changed sheet is drawn anew, and what is
 kept is never changed by the pages that read it."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 from companion.games.dice_and_slice import GAME
 from companion.games.dice_and_slice.rules.view import _drawn, view
-from companion.platform.contract import Viewer
+from companion.platform.core.contract import Viewer
 from tests.contract.playout import playout
 from tests.helpers import new_table, post_entry
 

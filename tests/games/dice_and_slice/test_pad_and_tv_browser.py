@@ -9,7 +9,7 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import screenshot
 from tests.contract.playout import playout
 from tests.games.dice_and_slice.test_browser import api, tid

@@ -10,7 +10,7 @@ import re
 
 from flask import get_template_attribute
 
-from companion.platform.play import load_replay
+from companion.platform.core.play import load_replay
 from tests.helpers import new_table
 
 
@@ -19,8 +19,8 @@ def strip_html(app, store, code, states, me=None, finished=False):
     rep = load_replay(store, table)
     from companion.games.dice_and_slice.web import table_context
 
-    from companion.platform.context import PlayContext
-    from companion.platform.contract import Viewer
+    from companion.platform.web.context import PlayContext
+    from companion.platform.core.contract import Viewer
 
     ctx = table_context(PlayContext(table, rep, Viewer.table()))
     view = dict(ctx["view"])

@@ -100,7 +100,7 @@ def test_after_the_game_mode_says_nothing_during_play_then_reviews_every_turn(cl
 
 def test_the_review_finds_the_worst_turn(app, client):
     from companion.games.dicez import coach_web
-    from companion.platform.context import play_context, screen_viewer
+    from companion.platform.web.context import play_context, screen_viewer
     from flask import g
 
     table = new_table(client, players=["Ann"], options={"coach": "after_game"})

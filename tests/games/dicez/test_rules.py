@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.platform.registry import GAMES, RuleError
+from companion.platform.core.registry import GAMES, RuleError
 from companion.games.dicez.rules import (
     BOX_LABELS,
     BOX_MAX,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.platform.play import load_replay, record
-from companion.platform.contract import RuleError
+from companion.platform.core.play import load_replay, record
+from companion.platform.core.contract import RuleError
 from tests.helpers import csrf_from, join_seat, log, new_table, post_entry, start_table_page
 
 HTMX = {"HX-Request": "true"}
@@ -177,7 +177,7 @@ def test_a_table_stored_before_turn_order_replays_its_log_as_free_play(store):  
 
 
 def test_a_new_table_refuses_the_same_entries_out_of_turn(store):  # DZ-20
-    from companion.platform.play import new_table as make_table
+    from companion.platform.core.play import new_table as make_table
     table = make_table(store, "dicez", ["Ann", "Ben"], {})
     with pytest.raises(RuleError, match="It is Ann's turn"):
         record(store, table, 1, {"kind": "score", "dice": [1, 1, 2, 2, 3], "category": "ones"})

@@ -8,8 +8,8 @@ import random
 import pytest
 
 import companion.games  # noqa: F401  (registers the games)
-from companion.platform.contract import Viewer
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import Viewer
+from companion.platform.core.registry import GAMES
 from tests.a11y import played_table, screenshot
 from tests.contract.playout import playout
 

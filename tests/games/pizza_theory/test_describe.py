@@ -2,9 +2,9 @@
 revealed (PT-7, PT-8); toppings and the neutral roll are told as they are added (PT-5, PT-15)."""
 from __future__ import annotations
 
-from companion.platform.contract import Viewer
-from companion.platform.play import last_entry_text
-from companion.platform.registry import get_game
+from companion.platform.core.contract import Viewer
+from companion.platform.core.play import last_entry_text
+from companion.platform.core.registry import get_game
 
 GAME = get_game("pizza_theory")
 NAMES = ["Ann", "Ben", "Cleo"]

@@ -11,7 +11,7 @@ import pytest
 from companion.games.pizza_theory import GAME
 from companion.games.pizza_theory.rules import (BOARD, apply, hints, legal_spaces, neutral_spaces, new_state,
                                                 rounds, view)
-from companion.platform.contract import Viewer
+from companion.platform.core.contract import Viewer
 from tests.contract.playout import playout
 
 from .test_rules import at, cut_all

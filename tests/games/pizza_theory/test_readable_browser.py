@@ -8,7 +8,7 @@ import random
 import pytest
 
 from companion.games.pizza_theory.rules import resolution_view
-from companion.platform.registry import GAMES
+from companion.platform.core.registry import GAMES
 from tests.a11y import played_table
 from tests.contract.playout import playout
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.platform.registry import RuleError, get_game
+from companion.platform.core.registry import RuleError, get_game
 from companion.games.pizza_theory.rules import (BOARD, BoardError, apply, legal_spaces, neutral_spaces, new_state,
                                           normalize_options, outcomes, secret, totals, validate, view,
                                           waiting_for, winners)

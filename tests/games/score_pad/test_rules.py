@@ -25,8 +25,8 @@ from companion.games.score_pad.rules import (
     waiting_for,
     winners,
 )
-from companion.platform.contract import MalformedEntry, RuleError, Viewer
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import MalformedEntry, RuleError, Viewer
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import playout
 
 GAME = GAMES["score_pad"]

@@ -15,8 +15,8 @@ from companion.games.score_sheet import rules
 from companion.games.score_sheet.rules import BUILTIN, apply, hints, new_state, normalize_options, view
 from companion.games.score_sheet.rules.engine import finished, ranks, totals, waiting_for, winners
 from companion.games.score_sheet.rules.sheet import load_sheet, sheet_from_data
-from companion.platform.contract import MalformedEntry, RuleError, Viewer
-from companion.platform.registry import GAMES
+from companion.platform.core.contract import MalformedEntry, RuleError, Viewer
+from companion.platform.core.registry import GAMES
 from tests.contract.playout import playout
 
 GAME = GAMES["score_sheet"]

@@ -211,7 +211,7 @@ def test_an_empty_field_is_asked_for_in_plain_words(app, client):  # SS-4
 
 
 def test_the_game_is_named_after_its_sheet_and_the_record_keeps_every_row(client):  # SS-13 SS-9
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     game = GAMES[GAME]
     options = game.normalize_options({"sheet": "azul"})
     assert game.play_title(options) == "Azul"
@@ -224,7 +224,7 @@ def test_the_game_is_named_after_its_sheet_and_the_record_keeps_every_row(client
 
 
 def test_a_stored_sheet_is_judged_as_when_it_was_saved(client):  # SS-2
-    from companion.platform.registry import GAMES
+    from companion.platform.core.registry import GAMES
     game = GAMES[GAME]
     assert game.document_refusal("sheets", "s1", MY_SHEET) is None
     assert game.document_refusal("sheets", "s1", {**MY_SHEET, "rows": []}) == "A sheet has 1 to 30 rows."

@@ -7,7 +7,7 @@ Rules are numbered DS-n in seeds/dice-and-slice.md.
 """
 from __future__ import annotations
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 
 from .edition import Edition, default_edition, load_edition
 from .engine import (

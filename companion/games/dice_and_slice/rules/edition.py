@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 from .geometry import MAX_SLICE, SQ_H, SQ_W
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "default_edition.json"

@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import MalformedEntry, RuleError
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 
 from . import geometry as g
 from .edition import DIE_NAMES

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.platform.contract import MalformedEntry, RuleError, SeatText
+from companion.platform.core.contract import MalformedEntry, RuleError, SeatText
 from .board import Board, load_board
 from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
 

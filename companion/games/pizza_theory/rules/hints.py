@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 from .engine import ADD, CUT, NEUTRAL_ROLL, State, _line, legal_spaces, neutral_blocked, neutral_line, neutral_spaces
 
 LINES = range(1, 7)

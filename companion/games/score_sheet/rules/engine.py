@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import MalformedEntry, RuleError
 
 from .builtin import BUILTIN, DEFAULT_SHEET
 from .sheet import MAX_PLAYERS, MIN_PLAYERS, Row, Sheet, load_sheet

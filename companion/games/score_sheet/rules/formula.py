@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from simpleeval import DEFAULT_OPERATORS, InvalidExpression, SimpleEval
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 
 MAX_LENGTH = 200
 MAX_OPERATORS = 40

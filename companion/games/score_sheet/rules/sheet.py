@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from companion.platform.contract import RuleError
+from companion.platform.core.contract import RuleError
 
 from .formula import FUNCTIONS, MAX_COMBINATIONS, Formula, checked_formula
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from .contract import RuleError
+from ..core.contract import RuleError
 
 if TYPE_CHECKING:
     from .context import PlayContext

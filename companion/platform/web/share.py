@@ -10,9 +10,9 @@ import math
 from functools import lru_cache
 from urllib.parse import quote
 
-from .registry import get_game
-from .schema import name_key
-from .storage import GameInfo
+from ..core.registry import get_game
+from ..store.schema import name_key
+from ..core.records import GameInfo
 
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Game companion"

@@ -12,7 +12,7 @@ import secrets
 from flask import abort, after_this_request, current_app, g, request, session
 
 from .hardening import secure_cookies
-from .storage import TableInfo, fingerprint
+from ..core.records import TableInfo, fingerprint
 
 COOKIE_AGE = 60 * 60 * 24 * 60  # a table's seats outlive a long game night
 

@@ -16,16 +16,16 @@ from flask import abort, current_app, g, make_response, render_template, request
 
 from . import auth
 from .address import base_for_phones
-from .contract import Game, Viewer, named_texts
-from .play import Replay, TableError, load_replay, seat_viewer
-from .registry import get_game
-from .schema import CODE_ALPHABET, CODE_LENGTH
-from .storage import Document, Store, TableInfo
+from ..core.contract import Game, Viewer, named_texts
+from ..core.play import Replay, TableError, load_replay, seat_viewer
+from ..core.registry import get_game
+from ..store.schema import CODE_ALPHABET, CODE_LENGTH
+from ..core.records import HANDOVER_MINUTES, Document, TableInfo
+from ..store.storage import Store
 
 # endpoints that answer from a cheaper query than a replay (every open page holds a stream)
 LIGHT_ENDPOINTS = {"pages.poll", "pages.live"}
 
-HANDOVER_MINUTES = 10  # long enough to find the other phone, short enough that a lost link goes stale
 
 
 def store() -> Store:

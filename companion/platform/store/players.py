@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .play import load_replay
-from .registry import GAMES
+from ..core.play import load_replay
+from ..core.registry import GAMES
 from .schema import name_key
-from .storage import GameInfo, Store
+from ..core.records import GameInfo
+from .storage import Store
 
 RECENT_SCORES = 20  # the scores chart shows this many latest games of each kind
 

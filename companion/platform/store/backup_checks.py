@@ -19,12 +19,11 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import JSON, Boolean, Integer, String, Table
 
-from .context import HANDOVER_MINUTES
-from .contract import RuleError
-from .play import MAX_NAME_LENGTH, TableError, check_key, checked_log, name_refusal, result_of
-from .registry import GAMES
+from ..core.contract import RuleError
+from ..core.play import MAX_NAME_LENGTH, TableError, check_key, checked_log, name_refusal, result_of
+from ..core.registry import GAMES
 from .schema import CODE_ALPHABET, CODE_LENGTH, metadata, player_rows
-from .storage import Entry, GameInfo, Seat, TableInfo
+from ..core.records import HANDOVER_MINUTES, Entry, GameInfo, Seat, TableInfo
 
 BIGGEST_WHOLE_NUMBER = 2 ** 31 - 1  # what an INTEGER column holds in PostgreSQL
 

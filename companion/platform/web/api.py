@@ -8,12 +8,12 @@ from __future__ import annotations
 from flask import Blueprint, g, jsonify, request, url_for
 
 from . import auth
-from .context import HANDOVER_MINUTES, absolute_url, check_seat_number, game_replay, invite_url, players_summary, store
-from .contract import MalformedEntry, RuleError, Viewer
-from .registry import GAMES
-from .play import Replay, TableError, new_table, record, seat_viewer, visible_log
-from .players import player_record
-from .storage import fingerprint
+from .context import absolute_url, check_seat_number, game_replay, invite_url, players_summary, store
+from ..core.contract import MalformedEntry, RuleError, Viewer
+from ..core.registry import GAMES
+from ..core.play import Replay, TableError, new_table, record, seat_viewer, visible_log
+from ..store.players import player_record
+from ..core.records import HANDOVER_MINUTES, fingerprint
 
 api = Blueprint("api", __name__, url_prefix="/api")
 

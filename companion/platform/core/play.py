@@ -1,7 +1,7 @@
 """Playing a game at a table: replay the log, check and record entries, undo.
 
 This is the one place that joins storage and the rules engines; the web layer and
-the JSON API both go through it.
+the JSON API both go through it, handing it the store (a `records.TableLog`).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cachetools import LRUCache
 
 from .contract import Game, MalformedEntry, RuleError, Viewer
 from .registry import get_game
-from .storage import Conflict, Entry, GameInfo, Store, TableInfo
+from .records import Conflict, Entry, GameInfo, TableInfo, TableLog
 
 UNDO = "undo"
 MAX_KEY_LENGTH = 100
@@ -124,7 +124,7 @@ def _keep(key, replay: Replay) -> None:
             _cache[key] = replay
 
 
-def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
+def load_replay(store: TableLog, table: TableInfo, game_no: int | None = None,
                 version: int | None = None) -> Replay:
     """The replay of game `game_no` (None: the current one) up to its last entry, or up to at least
     `version` when the caller read that with the table (TableInfo.version_when_read: one query fewer)."""
@@ -140,7 +140,7 @@ def load_replay(store: Store, table: TableInfo, game_no: int | None = None,
     return rep
 
 
-def _replayed(store: Store, table: TableInfo, game_no: int) -> Replay:
+def _replayed(store: TableLog, table: TableInfo, game_no: int) -> Replay:
     """The game's whole log, replayed from the start."""
     info = store.game(table.code, game_no)
     if info is None:
@@ -153,7 +153,7 @@ def _replayed(store: Store, table: TableInfo, game_no: int) -> Replay:
                   tuple(before), state)
 
 
-def _replayed_on(store: Store, known: Replay) -> Replay | None:
+def _replayed_on(store: TableLog, known: Replay) -> Replay | None:
     """`known` with the entries logged after it applied on top, or None when one of them is an undo
     (what counts changes: the game is replayed from the start)."""
     newer = store.entries_after(known.info.table_code, known.info.game_no, known.version)
@@ -187,7 +187,7 @@ def _same_request(first: Entry, entry: dict) -> bool:
     return first.payload == {k: v for k, v in entry.items() if k not in ("kind", "key")}
 
 
-def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | None = None,
+def record(store: TableLog, table: TableInfo, seat: int, entry: dict, key: str | None = None,
            replay: Replay | None = None, by_host: bool = False,
            device: str | None = None, holder: str | None = None) -> tuple[Entry, Replay, bool]:
     """Check `entry` for `seat` against the rules and append it to the current game's log.
@@ -197,7 +197,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
     allowed while the game is waiting for that seat (never over a choice the player made).
     `device`: the writing device's fingerprint, kept with the entry (see `seat_viewer`). `holder`: the
     seat token the writer showed, when `table` may be an earlier read: the entry is written only while
-    the token is still the seat's and the game the table's current one (storage.NoLongerHeld). Returns
+    the token is still the seat's and the game the table's current one (records.NoLongerHeld). Returns
     (entry, replay after it, created). A repeated idempotency key returns the
     entry recorded the first time and created=False. Raises RuleError for an entry the
     rules refuse and TableError for anything else; nothing is written in either case.
@@ -244,7 +244,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
     raise TableError(409, "The table is very busy right now; please try again.")
 
 
-def _sent_before(store: Store, table: TableInfo, seat: int | None, entry: dict, key: str) -> Entry | None:
+def _sent_before(store: TableLog, table: TableInfo, seat: int | None, entry: dict, key: str) -> Entry | None:
     """The entry first logged under `key` at this table, if `entry` is that request sent again."""
     first = store.entry_by_key(table.code, seat, key)
     if first is not None and not _same_request(first, entry):
@@ -252,7 +252,7 @@ def _sent_before(store: Store, table: TableInfo, seat: int | None, entry: dict, 
     return first
 
 
-def _log_moved(store: Store, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
+def _log_moved(store: TableLog, table: TableInfo, game_no: int, version: int, seat: int, key: str | None) -> bool:
     return store.version(table.code, game_no) != version or bool(
         key and store.entry_by_key(table.code, seat, key))
 
@@ -463,7 +463,7 @@ def checked_log(table: TableInfo, info: GameInfo, entries) -> Replay:
     return rep
 
 
-def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = False,
+def new_table(store: TableLog, game_id: str, names, options, pass_and_play: bool = False,
               seats_taken: bool = False) -> TableInfo:
     game = get_game(game_id)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):

@@ -10,20 +10,24 @@ from htmx_flask import Htmx
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
-from . import auth, faults, hardening
+from . import auth
+
+from . import faults
+
+from . import hardening
 from .api import api
 from .bundles import page_bundles
 from .context import load_table_context
-from . import live
+from ..live import updates as live
 from .limits import install_limits
 from .pages import pages
-from .registry import GAMES
+from ..core.registry import GAMES
 from .results import results
 from .rules_page import rules
-from .storage import Store
+from ..store.storage import Store
 from .wire import install_wire
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _secret_key(instance: Path) -> str:

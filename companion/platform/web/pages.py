@@ -16,14 +16,14 @@ from htmx_flask import make_response as htmx_response
 
 from . import auth
 from .address import loopback_warning
-from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
+from .context import (PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
-from .contract import RuleError, Viewer
-from .live import Live, NoStream, format_marker, parse_marker, stream
-from .play import TableError, last_entry, new_table, record, undo_refusal, visible_log
+from ..core.contract import RuleError, Viewer
+from ..live.updates import Live, NoStream, format_marker, parse_marker, stream
+from ..core.play import TableError, last_entry, new_table, record, undo_refusal, visible_log
 from .qr import qr_svg, terminal_qr
-from .registry import GAMES
+from ..core.registry import GAMES
 from .results import finale
 from .share import bgstats_link, bgstats_play
 from .rules_page import cite_rules
@@ -447,7 +447,7 @@ def live(code):
     client = request.remote_addr or ""
     try:
         channel = hub.open(canonical, client) if canonical else None
-    except NoStream as refused:  # the page asks every 20 s instead (live.py)
+    except NoStream as refused:  # the page asks every 20 s instead (live/updates.py)
         return Response(refused.text, refused.status, mimetype="text/plain", headers={"Retry-After": "20"})
     if channel is None:
         abort(404)

@@ -111,7 +111,7 @@ class StaticFiles:
     def bundle_url(self, name: str) -> str:
         """The versioned URL of a declared bundle (a name no bundle has is a mistake in a template)."""
         if name not in self.bundles:
-            raise KeyError(f"No bundle is named {name!r}; declare it in companion/platform/bundles.py.")
+            raise KeyError(f"No bundle is named {name!r}; declare it in companion/platform/web/bundles.py.")
         return url_for("static", filename=BUNDLES + name)
 
     def add_version(self, endpoint: str, values: dict) -> None:

@@ -45,7 +45,7 @@ from typing import Callable
 from flask import after_this_request, g, has_request_context
 from sqlalchemy import bindparam, func, select
 
-from .engines import reads_engine, sqlite_file_of
+from ..store.engines import reads_engine, sqlite_file_of
 
 log = logging.getLogger(__name__)
 

@@ -6,17 +6,17 @@ game has its own log of entries; the game state is always the replay of that log
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from functools import lru_cache
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, exists, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from ..core.records import (
+    Conflict, Document, Entry, GameInfo, Handover, NoLongerHeld, Seat, TableInfo, fingerprint, now,
+)
 from .engines import make_engine, normalize_url, reads_engine
 from .schema import (
     APPEND, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
@@ -26,107 +26,8 @@ from .schema import (
 )
 
 
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    seat: int | None
-    kind: str
-    payload: dict
-    key: str | None
-    created_at: datetime
-    device: str | None = None
-
-    def as_entry(self) -> dict:
-        """The entry as the rules engine sees it."""
-        return {"kind": self.kind, **self.payload}
-
-
-@dataclass(frozen=True)
-class Seat:
-    seat: int
-    name: str
-    token: str
-    claimed: bool
-    generation: int = 0  # changes of this seat's device: part of the marker live pages compare
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    code: str
-    game: str
-    options: dict
-    host_token: str
-    pass_and_play: bool
-    current_game: int
-    created_at: datetime
-    seats: tuple[Seat, ...]
-    join_secret: str = ""
-    pin: str = ""
-    # the current game's last sequence number when this row was read (read with it, in one query)
-    version_when_read: int | None = None
-
-    @property
-    def names(self) -> list[str]:
-        """The players' names, in seat order."""
-        return [s.name for s in self.seats]
-
-    @property
-    def invitation_mark(self) -> str:
-        """Changes with the join link and PIN (a new one gets a new QR picture), and tells nothing of them."""
-        return fingerprint(self.join_secret)[:12]
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    table_code: str
-    game_no: int
-    game: str
-    options: dict
-    started_at: datetime
-    finished_at: datetime | None
-    result: dict | None
-
-
-@dataclass(frozen=True)
-class Document:
-    name: str
-    data: dict
-    owner: str | None
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
-class Handover:
-    seat: int
-    expires_at: datetime
-    used: bool
-
-    @property
-    def expired(self) -> bool:
-        return self.expires_at <= now()
-
-
-class Conflict(Exception):
-    """Another writer took the sequence number; the caller may retry."""
-
-
-class NoLongerHeld(Exception):
-    """An append made for a seat token found the token no longer the seat's, or the game no longer
-    the table's current one (the caller's copy of the table is out of date): nothing was written."""
-
-
 # an entry's payload as it is logged: compact JSON (json.dumps with separators makes an encoder per call)
 _payload_json = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-@lru_cache(maxsize=8192)  # each entry marks its device by it: the same few tokens, over and over
-def fingerprint(token: str) -> str:
-    """What the database keeps of a secret it only needs to recognise (and what marks a device)."""
-    return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 # A table nobody wrote a single entry at for this long was never played (a mistake, a test, a script
@@ -146,7 +47,7 @@ class Store:
         # SQLite: the checkpointer's second pass holds the entries' commits back (checkpoints.py)
         checkpoints = getattr(self.engine, "checkpoints", None)
         self.entry_writes = checkpoints.writers if checkpoints is not None else nullcontext()
-        # called with a table's code after a commit that changes its marker (live.py listens)
+        # called with a table's code after a commit that changes its marker (live/updates.py listens)
         self.change_listeners: list = []
         self.dispose_listeners: list = []
         self._prune_unused_at = 0.0

@@ -15,11 +15,15 @@ holds at most `connections_per_client` (64) open connections: the ones beyond ar
 A request's body is read whole (up to `max_body` bytes) before the app sees it, so no route ever
 waits on a slow client; a longer body is left unread for the app to refuse (413) and its connection
 closed after the answer.
+
+Every open page holds a connection, so the process lifts its own limit on open files first
+(`raise_open_file_limit`; gunicorn.conf.py does the same for its workers).
 """
 from __future__ import annotations
 
 import gc
 import io
+import os
 import socket
 from collections import Counter
 
@@ -133,3 +137,69 @@ def shorten_collector_pauses() -> None:
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+
+
+# Soft limits to ask for when the hard limit cannot be taken as it is: Linux's usual cap on a
+# process's open files (fs.nr_open), then smaller ones down to macOS's OPEN_MAX. macOS reports an
+# unlimited hard limit, refuses it and anything above kern.maxfilesperproc, and its setrlimit(2) page
+# says to use min(OPEN_MAX, hard) instead.
+FALLBACK_OPEN_FILES = (1_048_576, 65_536, 10_240)
+
+
+def open_file_limits_to_try(soft: int, hard: int, unlimited: int) -> list[int]:
+    """Soft limits above `soft` to ask for, largest first: the hard limit, then the fallbacks under it."""
+    wanted = [] if hard == unlimited else [hard]
+    wanted += [n for n in FALLBACK_OPEN_FILES if hard == unlimited or n < hard]
+    return [n for n in wanted if n > soft]
+
+
+def raise_open_file_limit(limits=None) -> int | None:
+    """Every open page holds a connection: lift this process's soft limit on open files (often 1,024,
+    256 on macOS) as far as the system lets one process go. `limits`: the `resource` module. Returns
+    the soft limit now in force, or None where there is no such limit (Windows)."""
+    if limits is None:
+        try:
+            import resource as limits
+        except ImportError:  # Windows: no such limit
+            return None
+    soft, hard = limits.getrlimit(limits.RLIMIT_NOFILE)
+    for wanted in open_file_limits_to_try(soft, hard, limits.RLIM_INFINITY):
+        try:
+            limits.setrlimit(limits.RLIMIT_NOFILE, (wanted, hard))
+            return wanted
+        except (ValueError, OSError):
+            continue  # more than this system allows one process: ask for less
+    return soft
+
+
+def connection_limits(app, environ=None) -> dict:
+    """The server's deadlines and per-client bound (`Server`), from the environment:
+    REQUEST_READ_SECONDS, KEEPALIVE_SECONDS, MAX_CONNECTIONS_PER_CLIENT (0: none). Behind a
+    reverse proxy (TRUST_PROXY) every connection comes from the proxy: the bound is its to keep."""
+    environ = os.environ if environ is None else environ
+
+    def number(name: str, default: float) -> float:
+        raw = environ.get(name) or ""
+        try:
+            return default if raw == "" else max(float(raw), 0.0)
+        except ValueError:
+            raise SystemExit(f"{name} must be a number (0: none); got {raw!r}.") from None
+
+    per_client = 0 if app.config.get("TRUST_PROXY") else int(number("MAX_CONNECTIONS_PER_CLIENT",
+                                                                    CONNECTIONS_PER_CLIENT))
+    return {"read_seconds": number("REQUEST_READ_SECONDS", READ_SECONDS),
+            "idle_seconds": number("KEEPALIVE_SECONDS", IDLE_SECONDS),
+            "connections_per_client": per_client,
+            "max_body": app.config.get("MAX_CONTENT_LENGTH") or MAX_BODY}
+
+
+def serve(app, host: str, port: int) -> None:
+    """gevent's WSGI server: one greenlet per connection, keep-alive, no descriptor ceiling (README)."""
+    raise_open_file_limit()
+    shorten_collector_pauses()
+    # no access log: thousands of phones
+    server = Server((host, port), app, log=None, **connection_limits(app))
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        server.stop(timeout=1)

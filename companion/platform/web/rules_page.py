@@ -10,9 +10,9 @@ from flask import Blueprint, abort, render_template, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .registry import GAMES
+from ..core.registry import GAMES
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 RULE_ID = re.compile(r"\b([A-Z]{2}-\d+)\b")
 
 rules = Blueprint("rules", __name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, render_template, url_for
 
 from .context import store
-from .players import player_record
+from ..store.players import player_record
 from .share import bgstats_link, card_facts, card_png
 
 results = Blueprint("results", __name__)

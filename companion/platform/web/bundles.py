@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .contract import Game
+from ..core.contract import Game
 
 HTMX = "htmx-2.0.11.min.js"
 HTMX_SSE = "htmx-ext-sse-2.2.4.min.js"  # live updates: only the pages of a table hold a stream
