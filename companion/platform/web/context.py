@@ -20,7 +20,7 @@ from ..core.contract import Game, Viewer, named_texts
 from ..core.play import Replay, TableError, load_replay, seat_viewer
 from ..core.registry import get_game
 from ..store.schema import CODE_ALPHABET, CODE_LENGTH
-from ..core.records import HANDOVER_MINUTES, Document, TableInfo
+from ..core.records import Document, TableInfo
 from ..store.storage import Store
 
 # endpoints that answer from a cheaper query than a replay (every open page holds a stream)

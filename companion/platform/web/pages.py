@@ -22,6 +22,7 @@ from .context import (PlayContext, absolute_url, check_seat_number, game_replay,
 from ..core.contract import RuleError, Viewer
 from ..live.updates import Live, NoStream, format_marker, parse_marker, stream
 from ..core.play import TableError, last_entry, new_table, record, undo_refusal, visible_log
+from ..core.records import HANDOVER_MINUTES
 from .qr import qr_svg, terminal_qr
 from ..core.registry import GAMES
 from .results import finale
