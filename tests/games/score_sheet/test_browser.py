@@ -225,3 +225,38 @@ def test_the_library_pages_pass_the_accessibility_checks_on_a_phone(servers, pho
     assert not small_targets(page), small_targets(page)
     assert not structure_problems(page), structure_problems(page)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_browser_that_saved_a_sheet_changes_and_deletes_it_on_a_phone(servers, phone):  # SS-14 SS-1
+    from tests.a11y import describe, small_targets, violations
+    base = servers[0]
+    page = phone()
+    page.goto(f"{base}/score-sheet/designer?from=splendor")
+    page.locator('[data-testid="sheet-name"]').fill("Splendor at home")
+    page.locator('[data-testid="save"]').click()
+    expect(page.locator("h1")).to_have_text("Splendor at home")
+    sheet_id = page.url.rsplit("/", 1)[1]
+    table = _api(base, "/api/tables", {"game": "score_sheet", "players": ["Ann", "Ben"], "options": {"sheet": sheet_id}})
+    found = violations(page)
+    assert not found and not small_targets(page), (describe(found), small_targets(page))
+
+    page.locator('[data-testid="edit"]').click()
+    expect(page.locator('[data-testid="editing"]')).to_be_visible()
+    page.locator('[data-testid="r1-remove"]').click()
+    expect(page.locator('[data-testid="design-row-1"]')).to_have_count(0)
+    page.locator('[data-testid="sheet-name"]').fill("Splendor, cards only")
+    page.locator('[data-testid="save"]').click()
+    expect(page.locator("h1")).to_have_text("Splendor, cards only")
+    assert page.url.endswith(f"/score-sheet/sheets/{sheet_id}")  # the same sheet, changed in place
+    expect(page.locator('[data-testid="sheet-rows"] tbody tr')).to_have_count(1)
+    other = phone()  # another phone may look at the sheet and copy it, never change or delete it
+    other.goto(f"{base}/score-sheet/sheets/{sheet_id}")
+    expect(other.locator('[data-testid="copy"]')).to_be_visible()
+    expect(other.locator('[data-testid="edit"]')).to_have_count(0)
+    expect(other.locator('[data-testid="delete"]')).to_have_count(0)
+
+    page.locator('[data-testid="delete-open"]').click()
+    page.locator('[data-testid="delete"]').click()
+    expect(page.locator('[data-testid="deleted"]')).to_contain_text("“Splendor, cards only” was deleted")
+    expect(page.locator(f'[data-testid="sheet-item"][data-id="{sheet_id}"]')).to_have_count(0)
+    assert [r["id"] for r in table_rows(base, table)] == ["cards", "nobles"]  # the table keeps its copy
