@@ -150,9 +150,9 @@ def designer_post():
     try:
         data = sheet_from_model(model)
         saved = save_over(model["editing"], data) if model["editing"] else save_new(data)
-    except (NotYours, SheetGone) as exc:  # the form stays, to be saved as a sheet of this browser's own
-        status = 403 if isinstance(exc, NotYours) else 404
-        return _designer({**model, "editing": ""}, status, error=exc.reason + " Your changes are still here: "
+    except (NotYours, SheetGone) as exc:
+        # 409, which htmx swaps like a refusal: the form comes back, to be saved as a new sheet of this browser's
+        return _designer({**model, "editing": ""}, 409, error=exc.reason + " Your changes are still here: "
                          "Save makes them a new sheet of yours.")
     except RuleError as exc:
         return _designer(model, 422, error=exc.reason)

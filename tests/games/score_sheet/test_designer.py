@@ -147,8 +147,8 @@ def test_another_browser_may_copy_a_sheet_but_not_change_or_delete_it(app, clien
     # a form posted as an edit of someone else's sheet changes nothing; the changes stay, to be saved as new
     fields = {**_fields(client.get(f"/score-sheet/sheets/{sheet_id}/edit").get_data(as_text=True)),
               "csrf_token": csrf, "name": "Harbour, my way"}
-    resp = _post(other, fields, "save")
-    assert resp.status_code == 403
+    resp = _post(other, fields, "save", HTMX)
+    assert resp.status_code == 409 and "only that browser can change or delete it" in resp.get_data(as_text=True)
     kept = _fields(resp.get_data(as_text=True))
     assert kept["name"] == "Harbour, my way" and "editing" not in kept
     assert client.get(f"/api/sheets/{sheet_id}").get_json() == HARBOUR
@@ -184,4 +184,4 @@ def test_the_owner_deletes_a_sheet_and_a_started_table_plays_on(client):  # SS-1
               "most": "4", "wins": "highest", "r0_id": "ships", "r0_label": "Ships", "r0_kind": "count",
               "r0_points_each": "3", "r0_max": "10"}
     resp = _post(client, fields, "save")
-    assert resp.status_code == 404 and _fields(resp.get_data(as_text=True))["name"] == "Harbour again"
+    assert resp.status_code == 409 and _fields(resp.get_data(as_text=True))["name"] == "Harbour again"
