@@ -58,6 +58,10 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("score_sheet.receive", "GET"): ALL_PAGE,
     ("score_sheet.receive_link", "GET"): ALL_PAGE,
     ("score_sheet.receive_save", "POST"): ALL_PAGE,
+    # a saved sheet is changed or deleted only by the browser that saved it, a built-in one (asked
+    # here) by nobody: not a table credential, so tests/games/score_sheet/test_designer.py asks two browsers
+    ("score_sheet.designer_edit", "GET"): set(),
+    ("score_sheet.delete", "POST"): set(),
     # the table code alone: the read-only table
     ("pages.join", "GET"): ALL_PAGE,
     ("pages.table_view", "GET"): ALL_PAGE,

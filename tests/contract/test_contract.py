@@ -179,6 +179,20 @@ def test_a_game_keeps_documents_only_in_the_collections_it_declares(app):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
+def test_a_finished_games_categories_give_every_seat_a_whole_number(game_id, seed):
+    """Game.categories, drawn on the result card: labelled rows of one whole number per seat."""
+    game, players, rng = _seeded(game_id, seed)
+    state, _ = playout(game, players, rng)
+    categories = game.categories(state)
+    assert isinstance(categories, list)
+    for label, points in categories:
+        assert isinstance(label, str) and label and len(points) == players
+        assert all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
 def test_a_finished_game_gives_each_seat_a_record_of_numbers(game_id, seed):
     """Game.record: chart title -> {label: number}, JSON as it is, the same charts for every seat."""
     game, players, rng = _seeded(game_id, seed)

@@ -241,6 +241,13 @@ def a_forged_result(data):
     finished[columns.index("result")]["totals"][0] += 100
 
 
+def a_forged_category(data):
+    """A result card's category (Game.categories) that its entries do not add up to."""
+    rows, columns = part_rows(data, "games")
+    finished = next(r for r in rows if (r[columns.index("result")] or {}).get("categories"))
+    finished[columns.index("result")]["categories"][0]["points"][0] += 100
+
+
 def a_player_index_row_without_a_game(data):
     rows, columns = part_rows(data, "player_games")
     row = list(rows[0])
@@ -294,6 +301,16 @@ def test_a_backup_made_before_columns_were_added_still_imports_and_passes_the_ch
     assert load_replay(store, store.table(code), 1).finished
 
 
+def test_a_result_kept_before_results_had_categories_still_imports(store, every_game_backup):
+    data = json.loads(json.dumps(every_game_backup))
+    games, columns = part_rows(data, "games")
+    results = [r[columns.index("result")] for r in games if r[columns.index("result")]]
+    assert any("categories" in result for result in results)  # a game with categories was played
+    for result in results:
+        result.pop("categories", None)
+    assert backup.load(store.engine, data)["entries"][0] > 0
+
+
 @pytest.fixture(scope="module")
 def every_game_backup(tmp_path_factory) -> dict:
     """A backup of every game played out, which imports as it is."""
@@ -320,6 +337,7 @@ def every_game_backup(tmp_path_factory) -> dict:
     (a_hand_over_still_open, r"a hand-over link in it still works until \d\d:\d\d UTC; an import brings none"),
     (a_hand_over_to_a_seat_the_table_lacks, r"a row of handovers names a seat the table does not have"),
     (a_forged_result, r"the result it records is not what its entries add up to"),
+    (a_forged_category, r"the result it records is not what its entries add up to"),
     (a_player_index_row_without_a_game, r"player_games: its row for table \w+, game 1 does not match"),
     (seats_of_a_table_not_in_the_file, r"a row names table 'CCCCCC', which the backup does not hold"),
     (an_edition_named_like_a_folder, r"cannot hold \"/\""),

@@ -50,6 +50,12 @@ class ScoreSheet(EngineGame):
         return {f"{shown['sheet']['name']}: points per row": {labels[row_id]: points for row_id, points
                                                            in shown["players"][seat]["sheet"].items()}}
 
+    def categories(self, state):
+        """Each row of the sheet and every player's points in it, for the result card (an empty row is 0)."""
+        shown = rules.view(state)
+        return [(row["label"], [player["sheet"][row["id"]] for player in shown["players"]])
+                for row in shown["sheet"]["rows"]]
+
     def highest_wins(self, options):
         return options.get("sheet", {}).get("wins", "highest") == "highest"
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import re
 
-from flask import redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 
 from companion.platform.core.contract import RuleError
 
 from .library import MAX_BODY as MAX_FILE
-from .library import bp, listed, save_new, sheet_data
+from .library import NotYours, SheetGone, bp, delete_sheet, listed, own_sheet, save_new, save_over, sheet_data
 from .rules.engine import apply, new_state, row_points, totals
 from .rules.sheet import KINDS, MAX_ROWS, load_sheet
 from .rules.view import row_range
@@ -44,7 +44,7 @@ def _row_text(row: dict) -> dict:
 def model_from_sheet(data: dict) -> dict:
     return {"name": data["name"], "fewest": str(data["players"][0]), "most": str(data["players"][1]),
             "wins": data["wins"], "tie_break": data.get("tie_break") or "", "source": data.get("source", ""),
-            "rows": [_row_text(row) for row in data["rows"]]}
+            "rows": [_row_text(row) for row in data["rows"]], "editing": ""}
 
 
 def model_from_form(form) -> dict:
@@ -52,7 +52,7 @@ def model_from_form(form) -> dict:
     rows = [{name: (form.get(f"r{n}_{name}") or "").strip() for name in ROW_TEXT} for n in range(count)]
     return {"name": form.get("name", ""), "fewest": form.get("fewest", ""), "most": form.get("most", ""),
             "wins": form.get("wins", "highest"), "tie_break": form.get("tie_break", ""),
-            "source": form.get("source", ""), "rows": rows}
+            "source": form.get("source", ""), "rows": rows, "editing": (form.get("editing") or "")[:40]}
 
 
 def _inputs(text: str) -> list:
@@ -134,7 +134,7 @@ def designer():
     data = sheet_data(source) if source else None
     if data is None:
         model = {"name": "", "fewest": "2", "most": "5", "wins": "highest", "tie_break": "", "source": "",
-                 "rows": [{**BLANK_ROW, "id": "row1", "label": "Row 1"}]}
+                 "rows": [{**BLANK_ROW, "id": "row1", "label": "Row 1"}], "editing": ""}
     else:
         model = model_from_sheet(load_sheet(data).data())
         model["name"] = f"{model['name']} (copy)"[:60]
@@ -148,10 +148,39 @@ def designer_post():
     if action != "save":
         return _designer(_changed(model, action))
     try:
-        saved = save_new(sheet_from_model(model))
+        data = sheet_from_model(model)
+        saved = save_over(model["editing"], data) if model["editing"] else save_new(data)
+    except (NotYours, SheetGone) as exc:
+        # 409, which htmx swaps like a refusal: the form comes back, to be saved as a new sheet of this browser's
+        return _designer({**model, "editing": ""}, 409, error=exc.reason + " Your changes are still here: "
+                         "Save makes them a new sheet of yours.")
     except RuleError as exc:
         return _designer(model, 422, error=exc.reason)
     return _to_page(url_for("score_sheet.sheet_page", sheet_id=saved["id"]))
+
+
+@bp.get("/score-sheet/sheets/<sheet_id>/edit")
+def designer_edit(sheet_id):
+    """This browser's saved sheet in the designer; Save puts the changes in its place (SS-14)."""
+    try:
+        doc = own_sheet(sheet_id)
+    except NotYours as exc:
+        abort(403, exc.reason)
+    except SheetGone as exc:
+        abort(404, exc.reason)
+    return _designer({**model_from_sheet(load_sheet(doc.data).data()), "editing": sheet_id})
+
+
+@bp.post("/score-sheet/sheets/<sheet_id>/delete")
+def delete(sheet_id):
+    """Delete this browser's saved sheet; tables already started with it keep their copy (SS-1)."""
+    try:
+        name = delete_sheet(sheet_id)
+    except NotYours as exc:
+        abort(403, exc.reason)
+    except SheetGone as exc:
+        abort(404, exc.reason)
+    return redirect(url_for("score_sheet.library_page", deleted=name), 303)
 
 
 def _to_page(url: str):

@@ -60,6 +60,46 @@ def save_new(data) -> dict:
     raise RuleError("The sheet could not be given an id; try again.")
 
 
+class NotYours(RuleError):
+    """This browser may look at the sheet and copy it, not change or delete it (403)."""
+
+
+class SheetGone(RuleError):
+    """No saved sheet has that id (it may have been deleted meanwhile) (404)."""
+
+
+def own_sheet(sheet_id: str):
+    """The saved sheet `sheet_id` if this browser may change or delete it (SS-14); NotYours if it
+    is another browser's or built in, SheetGone if there is none."""
+    if sheet_id in BUILTIN:
+        raise NotYours(f"{BUILTIN[sheet_id]['name']} is a built-in sheet: nobody can change or delete it. "
+                       "Copy it to make a sheet of your own.")
+    doc = _sheets().get(sheet_id) if isinstance(sheet_id, str) and 0 < len(sheet_id) <= 40 else None
+    if doc is None:
+        raise SheetGone(f"There is no saved sheet {str(sheet_id)[:40]!r} (it may have been deleted); "
+                        "nothing was changed.")
+    if not auth.is_this_browser(doc.owner):
+        raise NotYours(f"{doc.data.get('name', 'This sheet')} belongs to the browser that saved it: only that "
+                       "browser can change or delete it. Copy it to make a sheet of your own.")
+    return doc
+
+
+def save_over(sheet_id: str, data) -> dict:
+    """Check a sheet's data and put it in place of this browser's saved sheet `sheet_id` (tables
+    already started with it keep their own copy, SS-1)."""
+    own_sheet(sheet_id)
+    sheet = load_sheet(data)
+    _sheets().save(sheet_id, sheet.data())
+    return {"id": sheet_id, "name": sheet.name, "builtin": False}
+
+
+def delete_sheet(sheet_id: str) -> str:
+    """Delete this browser's saved sheet; its name."""
+    doc = own_sheet(sheet_id)
+    _sheets().delete(sheet_id)
+    return str(doc.data.get("name", sheet_id))
+
+
 # ---- the API ------------------------------------------------------------------------------------
 
 
@@ -98,7 +138,7 @@ def api_save_sheet():
 
 @bp.get("/score-sheet/sheets")
 def library_page():
-    return render_template("score_sheet/library.html", sheets=listed())
+    return render_template("score_sheet/library.html", sheets=listed(), deleted=request.args.get("deleted", "")[:60])
 
 
 @bp.get("/score-sheet/sheets/<sheet_id>")
@@ -107,5 +147,7 @@ def sheet_page(sheet_id):
     if data is None:
         abort(404, f"There is no sheet {sheet_id[:40]!r}.")
     sheet = load_sheet(data)
+    doc = None if sheet_id in BUILTIN else _sheets().get(sheet_id)
     return render_template("score_sheet/sheet_page.html", sheet_id=sheet_id, sheet=sheet.data(),
-                           rows=[{**row.spec(), "range": row_range(row)} for row in sheet.rows])
+                           rows=[{**row.spec(), "range": row_range(row)} for row in sheet.rows],
+                           mine=doc is not None and auth.is_this_browser(doc.owner))

@@ -240,6 +240,11 @@ class Game(ABC):
         games that name it (so a rate is a 0/100 value given only where it applies)."""
         return {}
 
+    def categories(self, state: State) -> list[tuple[str, list[int]]]:
+        """The categories a finished game was scored in, as its result card shows them: (label, each
+        seat's points) in the game's own order. []: the card shows the totals alone."""
+        return []
+
     def play_title(self, options: dict) -> str:
         """The name of the game played at a table with these options, as history, exports and
         BG Stats give it (a pad for any game may carry that game's name)."""

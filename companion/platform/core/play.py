@@ -334,13 +334,17 @@ def _replayed_without(rep: Replay, target: int, names: list[str]) -> tuple[list,
 
 
 def result_of(game: Game, state, table: TableInfo) -> dict:
-    return {
+    result = {
         "totals": list(game.totals(state)),
         "winners": list(game.winners(state)),
         "names": table.names,
         # each seat's figures for its record across games (Game.record), kept with the result
         "records": [game.record(state, seat) for seat in range(len(table.seats))],
     }
+    categories = game.categories(state)
+    if categories:  # what the result card shows besides the totals (Game.categories)
+        result["categories"] = [{"label": label, "points": list(points)} for label, points in categories]
+    return result
 
 
 def seat_viewer(rep: Replay, seat: int, device: str | None) -> Viewer:

@@ -194,11 +194,14 @@ def _entries(where: str, rows: list[dict]) -> list[Entry]:
     return entries
 
 
+ADDED_TO_RESULTS = ("records", "categories")  # figures a result kept since a later version
+
+
 def _same_result(recorded, replayed: dict) -> bool:
     """Does the result the file records say what the replay says? (An older result may lack a
     figure added since: only what it holds is compared.)"""
     return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in replayed.items()
-                                              if k in recorded or k != "records")
+                                              if k in recorded or k not in ADDED_TO_RESULTS)
 
 
 def _check_game(file: BackupRows, table: TableInfo, row: dict) -> None:

@@ -72,16 +72,39 @@ def card_facts(info: GameInfo) -> dict:
     totals, winners = result["totals"], set(result["winners"])
     sign = -1 if game.highest_wins(info.options) else 1
     order = sorted(range(len(totals)), key=lambda s: (s not in winners, sign * totals[s], s))
-    return {
+    facts = {
         "title": game.play_title(info.options),
         "when": _local(info.finished_at).strftime("%Y-%m-%d %H:%M"),
         "where": f"Table {info.table_code} · game {info.game_no}",
         "rows": [{"name": result["names"][s], "score": totals[s], "winner": s in winners} for s in order],
+        # the game's categories (Game.categories, kept with the result), the players in the rows' order
+        "categories": [{"label": str(c["label"]), "points": [c["points"][s] for s in order]}
+                       for c in result.get("categories") or () if len(c["points"]) == len(totals)],
     }
+    facts["grid"] = card_grid(facts)
+    return facts
+
+
+# ---- the card's layout (the SVG template and the PNG draw the same) -------------------------
+WIDTH, TOP, ROW, BOTTOM = 800, 190, 72, 60
+GRID_GAP, GRID_HEAD, GRID_ROW = 24, 44, 38  # the categories' grid below the players
+GRID_LEFT, GRID_RIGHT, GRID_LABELS = 40, 756, 290
+CATEGORY_CHARS = 24  # a category's label is cut short after this many characters
+
+
+def card_grid(facts: dict) -> dict:
+    """Where the categories' grid goes: below the players, a row per category, a column per player
+    (their names shortened to fit the column). Its height is 0 when the game has no categories."""
+    players, categories = len(facts["rows"]), facts["categories"]
+    if not categories:
+        return {"height": 0, "top": TOP + ROW * players, "columns": [], "name_chars": 0}
+    column = min(110, (GRID_RIGHT - GRID_LEFT - GRID_LABELS) // players)
+    return {"height": GRID_GAP + GRID_HEAD + GRID_ROW * len(categories), "top": TOP + ROW * players + GRID_GAP,
+            "columns": [GRID_RIGHT - (players - 1 - i) * column for i in range(players)],
+            "name_chars": max(2, column // 13)}
 
 
 # ---- the PNG --------------------------------------------------------------------------------
-WIDTH, TOP, ROW, BOTTOM = 800, 190, 72, 60
 INK, MUTED, PAPER, BAND, GOLD = "#222222", "#666666", "#fffaf0", "#f3e6cf", "#7a5500"
 
 
@@ -121,11 +144,31 @@ def _fit(draw, text: str, width: int) -> str:
     return text + "…"
 
 
+def _shortened(text: str, chars: int) -> str:
+    return text if len(text) <= chars else text[:chars - 1] + "…"
+
+
+def _draw_grid(draw, facts: dict) -> None:
+    """The categories' grid: the players' names over their columns, then a row per category."""
+    grid = facts["grid"]
+    top = grid["top"]
+    for x, row in zip(grid["columns"], facts["rows"]):
+        draw.text((x, top + 30), _shortened(row["name"], grid["name_chars"]), fill=MUTED, font=_font(20), anchor="rs")
+    for i, category in enumerate(facts["categories"]):
+        y = top + GRID_HEAD + i * GRID_ROW
+        if i % 2 == 0:
+            draw.rectangle((24, y, WIDTH - 24, y + GRID_ROW - 4), fill=BAND)
+        draw.text((GRID_LEFT, y + 27), _shortened(category["label"], CATEGORY_CHARS), fill=INK, font=_font(22),
+                  anchor="ls")
+        for x, points in zip(grid["columns"], category["points"]):
+            draw.text((x, y + 27), str(points), fill=INK, font=_font(22), anchor="rs")
+
+
 def card_png(facts: dict) -> bytes:
     # Pillow is loaded by the first card drawn, not by every server process at start (about 4 MB)
     from PIL import Image, ImageDraw
     rows = facts["rows"]
-    height = TOP + ROW * len(rows) + BOTTOM
+    height = TOP + ROW * len(rows) + facts["grid"]["height"] + BOTTOM
     img = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
     draw.text((40, 36), facts["title"], fill=INK, font=_font(52))
@@ -138,6 +181,8 @@ def card_png(facts: dict) -> bytes:
             draw.polygon(_star(60, y + 32, 18), fill=GOLD)
         draw.text((92, y + 14), _fit(draw, row["name"], WIDTH - 260), fill=INK, font=_font(34))
         draw.text((WIDTH - 44, y + 14), str(row["score"]), fill=INK, font=_font(34), anchor="ra")
+    if facts["categories"]:
+        _draw_grid(draw, facts)
     draw.text((40, height - 44), SOURCE_NAME, fill=MUTED, font=_font(20))
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)

@@ -132,40 +132,82 @@ def test_eight_players_by_fifteen_rows_fit_one_screen(servers, browser, size):  
     ctx.close()
 
 
+class Thumb:
+    """A player's thumb on a phone, counting what it does: a tap per button, field or choice in a
+    list (two: open the list, pick), one more tap to clear a field that already holds text, and a
+    keystroke per character typed."""
+
+    def __init__(self, page):
+        self.page, self.taps, self.keys = page, 0, 0
+
+    def tap(self, testid: str) -> None:
+        self.page.locator(f'[data-testid="{testid}"]').click()
+        self.taps += 1
+
+    def type(self, testid: str, text: str) -> None:
+        field = self.page.locator(f'[data-testid="{testid}"]')
+        field.click()
+        self.taps += 1
+        if field.input_value() == text:
+            return
+        if field.input_value():
+            field.fill("")
+            self.taps += 1
+        field.press_sequentially(text)
+        self.keys += len(text)
+
+    def choose(self, testid: str, value: str) -> None:
+        self.page.locator(f'[data-testid="{testid}"]').select_option(value)
+        self.taps += 2
+
+
+# the 7 rows a game night's own sheet might have, every kind of row among them; a field a row leaves
+# out keeps what the designer offers (a new row is "points" from 0 to 50, its id "rowN")
+HARBOUR_ROWS = [("Ships", "count", {"points_each": "3", "max": "10"}),
+                ("Harbour", "points", {"min": "-5", "max": "30"}),
+                ("Lighthouse", "check", {"points": "7"}),
+                ("Nets", "table", {"table": "0,1,3,6,10", "max": "8"}),
+                ("Cargo", "formula", {"inputs": "f 0 9; s 0 9", "expression": "f*s//2"}),
+                ("Debts", "count", {"points_each": "-2", "max": "10"}),
+                ("Bonus", "points", {"max": "20"})]
+DESIGNER_TAPS_MOST, DESIGNER_KEYS_MOST = 70, 110  # what the designer asks today, with a little room
+
+
 def test_a_seven_row_sheet_is_made_on_a_phone_and_played(servers, phone):  # SS-2 SS-3 SS-14
+    """The issue asks for a 7-row sheet in under 3 minutes on a phone: the taps and keystrokes are
+    counted here (never the time); docs/performance.md turns them into a time."""
     base = servers[0]
     page = phone()
     page.goto(f"{base}/score-sheet/designer")
-    page.locator('[data-testid="sheet-name"]').fill("Harbour night")
-    rows = [("Ships", "ships", "count", {"points_each": "3", "max": "10"}),
-            ("Harbour", "harbour", "points", {"min": "-5", "max": "30"}),
-            ("Lighthouse", "light", "check", {"points": "7"}),
-            ("Nets", "nets", "table", {"table": "0, 1, 3, 6, 10", "max": "8"}),
-            ("Cargo", "cargo", "formula", {"inputs": "fish 0 9; salt 0 9", "expression": "fish * salt // 2"}),
-            ("Debts", "debts", "count", {"points_each": "-2", "max": "10"}),
-            ("Bonus", "bonus", "points", {"min": "0", "max": "20"})]
-    for n, (label, row_id, kind, fields) in enumerate(rows):
+    thumb = Thumb(page)
+    thumb.type("sheet-name", "Harbour night")
+    for n, (label, kind, fields) in enumerate(HARBOUR_ROWS):
         if n:
-            page.locator('[data-testid="add-row"]').click()
+            thumb.tap("add-row")
             expect(page.locator(f'[data-testid="design-row-{n}"]')).to_be_visible()
-        page.locator(f'[data-testid="r{n}-kind"]').select_option(kind)
+        if kind != "points":
+            thumb.choose(f"r{n}-kind", kind)
         expect(page.locator(f'[data-testid="r{n}-{next(iter(fields))}"]')).to_be_visible()
-        page.locator(f'[data-testid="r{n}-label"]').fill(label)
-        page.locator(f'[data-testid="r{n}-id"]').fill(row_id)
+        thumb.type(f"r{n}-label", label)
         for name, value in fields.items():
-            page.locator(f'[data-testid="r{n}-{name}"]').fill(value)
-    page.locator('[data-testid="r6-id"]').press("Tab")  # a change redraws the preview
+            thumb.type(f"r{n}-{name}", value)
+    thumb.tap("show-preview")
     # the middle of each range: 5 ships 15, harbour 12, lighthouse 7, 4 nets 10, cargo 4*4//2 = 8,
     # 5 debts -10, bonus 10
     expect(page.locator('[data-testid="sample-total"]')).to_have_text("52")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.locator('[data-testid="save"]').click()
+    thumb.tap("save")
     expect(page.locator("h1")).to_have_text("Harbour night")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "score-sheet-designer-count.json").write_text(json.dumps({"taps": thumb.taps, "keys": thumb.keys}))
+    assert thumb.taps <= DESIGNER_TAPS_MOST and thumb.keys <= DESIGNER_KEYS_MOST, (thumb.taps, thumb.keys)
     sheet_id = page.url.rsplit("/", 1)[1]
     listed = {s["id"]: s for s in _api(base, "/api/sheets")}
     assert listed[sheet_id]["name"] == "Harbour night"
     table = _api(base, "/api/tables", {"game": "score_sheet", "players": ["Ann", "Ben"], "options": {"sheet": sheet_id}})
-    assert [r["id"] for r in table_rows(base, table)] == [r[1] for r in rows]
+    rows = table_rows(base, table)
+    assert [(r["label"], r["kind"]) for r in rows] == [(label, kind) for label, kind, _ in HARBOUR_ROWS]
+    assert rows[4]["expression"] == "f*s//2" and rows[3]["table"] == [0, 1, 3, 6, 10]
 
 
 def table_rows(base: str, table: dict) -> list:
@@ -183,3 +225,38 @@ def test_the_library_pages_pass_the_accessibility_checks_on_a_phone(servers, pho
     assert not small_targets(page), small_targets(page)
     assert not structure_problems(page), structure_problems(page)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_browser_that_saved_a_sheet_changes_and_deletes_it_on_a_phone(servers, phone):  # SS-14 SS-1
+    from tests.a11y import describe, small_targets, violations
+    base = servers[0]
+    page = phone()
+    page.goto(f"{base}/score-sheet/designer?from=splendor")
+    page.locator('[data-testid="sheet-name"]').fill("Splendor at home")
+    page.locator('[data-testid="save"]').click()
+    expect(page.locator("h1")).to_have_text("Splendor at home")
+    sheet_id = page.url.rsplit("/", 1)[1]
+    table = _api(base, "/api/tables", {"game": "score_sheet", "players": ["Ann", "Ben"], "options": {"sheet": sheet_id}})
+    found = violations(page)
+    assert not found and not small_targets(page), (describe(found), small_targets(page))
+
+    page.locator('[data-testid="edit"]').click()
+    expect(page.locator('[data-testid="editing"]')).to_be_visible()
+    page.locator('[data-testid="r1-remove"]').click()
+    expect(page.locator('[data-testid="design-row-1"]')).to_have_count(0)
+    page.locator('[data-testid="sheet-name"]').fill("Splendor, cards only")
+    page.locator('[data-testid="save"]').click()
+    expect(page.locator("h1")).to_have_text("Splendor, cards only")
+    assert page.url.endswith(f"/score-sheet/sheets/{sheet_id}")  # the same sheet, changed in place
+    expect(page.locator('[data-testid="sheet-rows"] tbody tr')).to_have_count(1)
+    other = phone()  # another phone may look at the sheet and copy it, never change or delete it
+    other.goto(f"{base}/score-sheet/sheets/{sheet_id}")
+    expect(other.locator('[data-testid="copy"]')).to_be_visible()
+    expect(other.locator('[data-testid="edit"]')).to_have_count(0)
+    expect(other.locator('[data-testid="delete"]')).to_have_count(0)
+
+    page.locator('[data-testid="delete-open"]').click()
+    page.locator('[data-testid="delete"]').click()
+    expect(page.locator('[data-testid="deleted"]')).to_contain_text("“Splendor, cards only” was deleted")
+    expect(page.locator(f'[data-testid="sheet-item"][data-id="{sheet_id}"]')).to_have_count(0)
+    assert [r["id"] for r in table_rows(base, table)] == ["cards", "nobles"]  # the table keeps its copy

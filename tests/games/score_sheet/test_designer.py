@@ -98,3 +98,90 @@ def test_a_sheet_link_hands_the_sheet_to_another_companion(app, client, tmp_path
     assert other.get(f"/api/sheets/{sheet_id}").get_json() == client.get("/api/sheets/agricola").get_json()
     damaged = other.post("/score-sheet/receive", data={"csrf_token": csrf, "code": code[:-9]})
     assert damaged.status_code == 422 and "incomplete or damaged" in damaged.get_data(as_text=True)
+
+
+# --- a saved sheet is changed and deleted only by the browser that saved it (SS-14) ------------------
+
+HARBOUR = {"name": "Harbour", "players": [2, 4], "wins": "highest", "tie_break": None, "rows": [
+    {"id": "ships", "label": "Ships", "kind": "count", "points_each": 3, "max": 10},
+    {"id": "bonus", "label": "Bonus", "kind": "points", "min": 0, "max": 20}]}
+
+
+def _saved(client, data=HARBOUR) -> str:
+    return client.post("/api/sheets", json=data).get_json()["id"]
+
+
+def test_the_owner_changes_a_saved_sheet_in_place_and_a_started_table_keeps_its_copy(client):  # SS-14 SS-1
+    from tests.helpers import new_table
+    sheet_id = _saved(client)
+    table = new_table(client, ["Ann", "Ben"], game="score_sheet", options={"sheet": sheet_id})
+    page = client.get(f"/score-sheet/sheets/{sheet_id}").get_data(as_text=True)
+    assert 'data-testid="edit"' in page and 'data-testid="delete"' in page
+    page = client.get(f"/score-sheet/sheets/{sheet_id}/edit").get_data(as_text=True)
+    fields = _fields(page)
+    assert fields["editing"] == sheet_id and fields["name"] == "Harbour" and fields["r0_label"] == "Ships"
+    fields = _fields(_post(client, fields, "add", HTMX).get_data(as_text=True))
+    assert fields["editing"] == sheet_id  # adding a row keeps the form on the same saved sheet
+    fields.update({"name": "Harbour at dusk", "r2_label": "Lighthouse", "r2_id": "light", "r2_kind": "check",
+                   "r2_points": "7"})
+    fields = _fields(_post(client, fields, "up-2").get_data(as_text=True))
+    saved = _post(client, fields, "save")
+    assert saved.status_code == 303 and saved.headers["Location"].endswith(f"/score-sheet/sheets/{sheet_id}")
+    data = client.get(f"/api/sheets/{sheet_id}").get_json()
+    assert data["name"] == "Harbour at dusk"
+    assert [r["id"] for r in data["rows"]] == ["ships", "light", "bonus"]
+    assert sum(1 for s in client.get("/api/sheets").get_json() if not s["builtin"]) == 1  # no second sheet
+    played = client.get(f"/api/tables/{table['code']}").get_json()["view"]["sheet"]
+    assert played["name"] == "Harbour" and [r["id"] for r in played["rows"]] == ["ships", "bonus"]
+
+
+def test_another_browser_may_copy_a_sheet_but_not_change_or_delete_it(app, client):  # SS-14
+    sheet_id = _saved(client)
+    other = app.test_client()
+    page = other.get(f"/score-sheet/sheets/{sheet_id}").get_data(as_text=True)
+    assert 'data-testid="copy"' in page and 'data-testid="edit"' not in page and 'data-testid="delete"' not in page
+    refused = other.get(f"/score-sheet/sheets/{sheet_id}/edit")
+    assert refused.status_code == 403 and "only that browser can change or delete it" in refused.get_data(as_text=True)
+    csrf = csrf_from(other.get("/score-sheet/sheets").get_data(as_text=True))
+    assert other.post(f"/score-sheet/sheets/{sheet_id}/delete", data={"csrf_token": csrf}).status_code == 403
+    # a form posted as an edit of someone else's sheet changes nothing; the changes stay, to be saved as new
+    fields = {**_fields(client.get(f"/score-sheet/sheets/{sheet_id}/edit").get_data(as_text=True)),
+              "csrf_token": csrf, "name": "Harbour, my way"}
+    resp = _post(other, fields, "save", HTMX)
+    assert resp.status_code == 409 and "only that browser can change or delete it" in resp.get_data(as_text=True)
+    kept = _fields(resp.get_data(as_text=True))
+    assert kept["name"] == "Harbour, my way" and "editing" not in kept
+    assert client.get(f"/api/sheets/{sheet_id}").get_json() == HARBOUR
+    copy = _post(other, {**kept, "csrf_token": csrf}, "save")
+    assert copy.status_code == 303 and not copy.headers["Location"].endswith(sheet_id)
+    assert other.get(copy.headers["Location"] + "/edit").status_code == 200  # the copy is the copier's own
+
+
+def test_a_built_in_sheet_is_nobodys_to_change_or_delete(client):  # SS-13 SS-14
+    assert client.get("/score-sheet/sheets/qwixx/edit").status_code == 403
+    csrf = csrf_from(client.get("/score-sheet/sheets").get_data(as_text=True))
+    resp = client.post("/score-sheet/sheets/qwixx/delete", data={"csrf_token": csrf})
+    assert resp.status_code == 403 and "Copy it to make a sheet of your own" in resp.get_data(as_text=True)
+    assert client.get("/api/sheets/qwixx").status_code == 200
+    assert client.get("/score-sheet/sheets/nothing-here/edit").status_code == 404
+
+
+def test_the_owner_deletes_a_sheet_and_a_started_table_plays_on(client):  # SS-14 SS-1
+    from tests.helpers import new_table, post_entry
+    sheet_id = _saved(client)
+    table = new_table(client, ["Ann", "Ben"], game="score_sheet", options={"sheet": sheet_id})
+    csrf = csrf_from(client.get(f"/score-sheet/sheets/{sheet_id}").get_data(as_text=True))
+    resp = client.post(f"/score-sheet/sheets/{sheet_id}/delete", data={"csrf_token": csrf})
+    assert resp.status_code == 303
+    library = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "“Harbour” was deleted" in library and f'data-id="{sheet_id}"' not in library
+    assert client.get(f"/api/sheets/{sheet_id}").status_code == 404
+    assert client.post(f"/score-sheet/sheets/{sheet_id}/delete", data={"csrf_token": csrf}).status_code == 404
+    assert post_entry(client, table, 0, kind="fill", row="ships", value=4).status_code == 201
+    assert client.get(f"/api/tables/{table['code']}").get_json()["view"]["players"][0]["total"] == 12
+    # an edit posted after the sheet was deleted keeps the form and saves it as a new sheet
+    fields = {"csrf_token": csrf, "editing": sheet_id, "rows": "1", "name": "Harbour again", "fewest": "2",
+              "most": "4", "wins": "highest", "r0_id": "ships", "r0_label": "Ships", "r0_kind": "count",
+              "r0_points_each": "3", "r0_max": "10"}
+    resp = _post(client, fields, "save")
+    assert resp.status_code == 409 and _fields(resp.get_data(as_text=True))["name"] == "Harbour again"

@@ -69,3 +69,68 @@ def test_qwixx_crosses_follow_the_published_row_to_the_twelfth_cross():  # SS-13
     for crosses, expected in enumerate([0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66, 78]):
         after = apply(state, 0, _entry("red", crosses))
         assert view(after)["players"][0]["rows"]["red"] == expected
+
+
+# --- the published rules' own facts and examples (facts only, checked against the sheets) -----------
+
+
+def _points(sheet_id: str, row: str, value) -> int:
+    state = new_state(BUILTIN[sheet_id]["players"][0], {"sheet": sheet_id})
+    return view(apply(state, 0, _entry(row, value)))["players"][0]["rows"][row]
+
+
+def _total(sheet_id: str, fills: dict) -> int:
+    state = new_state(BUILTIN[sheet_id]["players"][0], {"sheet": sheet_id})
+    for row, value in fills.items():
+        state = apply(state, 0, _entry(row, value))
+    return view(state)["players"][0]["total"]
+
+
+# Agricola's scoring chart: the count at which each category first scores -1, 1, 2, 3 and 4 points
+AGRICOLA_STEPS = {"fields": (0, 2, 3, 4, 5), "pastures": (0, 1, 2, 3, 4), "grain": (0, 1, 4, 6, 8),
+                  "vegetables": (0, 1, 2, 3, 4), "sheep": (0, 1, 4, 6, 8), "boar": (0, 1, 3, 5, 7),
+                  "cattle": (0, 1, 2, 4, 6)}
+
+
+@pytest.mark.parametrize("row", sorted(AGRICOLA_STEPS))
+def test_agricolas_chart_scores_each_count_as_published(row):  # SS-13
+    steps = AGRICOLA_STEPS[row]
+    for count in range(0, 15):
+        expected = [-1, 1, 2, 3, 4][sum(count >= step for step in steps) - 1]
+        assert _points("agricola", row, count) == expected, (row, count)
+
+
+def test_seven_wonders_science_and_treasury_follow_the_rulebooks_example():  # SS-13
+    # 3, 2 and 1 of the three symbols: 9 + 4 + 1 and one set of three, 7; one more of the second: two sets
+    assert _points("7-wonders", "science", {"t": 3, "c": 2, "g": 1}) == 21
+    assert _points("7-wonders", "science", {"t": 3, "c": 2, "g": 2}) == 31
+    assert _points("7-wonders", "treasury", {"coins": 14}) == 4  # a point per whole 3 coins
+    military = BUILTIN["7-wonders"]["rows"][0]
+    assert (military["min"], military["max"]) == (-6, 18)  # 6 defeats at -1; victories 1+3+5 per neighbour
+
+
+def test_terraforming_mars_adds_up_the_rulebooks_scoring_example():  # SS-13
+    # TR 38, one award won (5), one milestone (5), 3 greenery tiles, a city next to 5 greenery, cards 8
+    assert _total("terraforming-mars", {"tr": 38, "awards": 5, "milestones": 1, "greenery": 3, "cities": 5,
+                                        "cards": 8}) == 64
+
+
+def test_ticket_to_ride_scores_routes_by_their_length():  # SS-13
+    for length, points in zip(range(1, 7), (1, 2, 4, 7, 10, 15)):
+        assert _points("ticket-to-ride", f"len{length}", 1) == points
+    assert _points("ticket-to-ride", "longest", 1) == 10
+
+
+def test_the_end_bonuses_of_azul_splendor_carcassonne_kingdomino_and_the_rest():  # SS-13
+    assert [_points("azul", row, 1) for row in ("rows", "columns", "colours")] == [2, 7, 10]
+    assert _points("splendor", "nobles", 1) == 3
+    assert _points("carcassonne", "fields", 1) == 3
+    assert [_points("kingdomino", row, 1) for row in ("middle", "harmony")] == [10, 5]
+    assert _points("qwixx", "penalties", 4) == -20
+    assert [_points("agricola", row, 1) for row in ("unused", "stables", "clay", "stone", "family", "begging")] == [
+        -1, 1, 1, 2, 3, -3]
+    assert _points("terraforming-mars", "milestones", 3) == 15
+    assert [_points("wingspan", row, 1) for row in ("eggs", "food", "tucked")] == [1, 1, 1]
+    assert _points("cascadia", "nature", 1) == 1
+    ties = {key: BUILTIN[key]["tie_break"] for key in ("7-wonders", "cascadia", "azul")}
+    assert ties == {"7-wonders": "treasury", "cascadia": "nature", "azul": "rows"}

@@ -246,3 +246,63 @@ def test_the_host_ends_the_game_from_the_host_screen(app, client):  # SS-10
     shown = client.get(f"/api/tables/{code}").get_json()
     assert shown["finished"] and shown["winners"] == [1] and shown["view"]["empty_count_zero"]
     assert 'data-testid="host-end"' not in host.get(f"/t/{code}/host").get_data(as_text=True)
+
+
+def _seven_wonders_game(client) -> dict:
+    """Ann, Ben and Cy finish a 7 Wonders sheet (Cy leaves Guilds empty and ends the game)."""
+    table = new_table(client, ["Ann", "Ben", "Cy"], game=GAME, options={"sheet": "7-wonders"})
+    sheets = {0: {"military": 9, "wonder": 10, "civilian": 20, "commercial": 5, "guilds": 8},
+              1: {"military": -3, "wonder": 15, "civilian": 12, "commercial": 0, "guilds": 4},
+              2: {"military": 1, "wonder": 7, "civilian": 9, "commercial": 2}}
+    science = {0: (2, 2, 1), 1: (3, 3, 3), 2: (1, 0, 0)}
+    for seat, rows in sheets.items():
+        post_entry(client, table, seat, **fill("treasury", coins=10 - 3 * seat))
+        t, c, g = science[seat]
+        post_entry(client, table, seat, **fill("science", t=t, c=c, g=g))
+        for row, value in rows.items():
+            assert post_entry(client, table, seat, **fill(row, value)).status_code == 201
+    assert post_entry(client, table, 2, kind="end").status_code == 201
+    return table
+
+
+def test_the_result_card_shows_every_row_for_every_player(client):  # SS-9 SS-16
+    import xml.etree.ElementTree as ET
+    code = _seven_wonders_game(client)["code"]
+    resp = client.get(f"/t/{code}/games/1/card.svg")
+    assert resp.status_code == 200
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.fromstring(resp.get_data())
+    assert root.find("s:text", ns).text == "7 Wonders"
+    # Ben: 7 coins → 2, science 3*9 + 7*3 = 48, -3 + 15 + 12 + 0 + 4 = 28 → 78; Ann: 10 coins → 3,
+    # science 4 + 4 + 1 + 7 = 16, 9 + 10 + 20 + 5 + 8 = 52 → 71; Cy: 4 coins → 1, science 1, 1 + 7 + 9 + 2 → 21
+    # (Guilds left empty: 0)
+    players = [[t.text for t in g.findall("s:text", ns)] for g in root.findall("s:g[@class='row']", ns)]
+    assert players == [["★", "Ben", "78"], ["Ann", "71"], ["Cy", "21"]]
+    grid = root.find("s:g[@class='categories']", ns)
+    assert [t.text for t in grid.find("s:g[@class='names']", ns)] == ["Ben", "Ann", "Cy"]
+    categories = [[t.text for t in g.findall("s:text", ns)] for g in grid.findall("s:g[@class='category']", ns)]
+    assert categories == [["Military", "-3", "9", "1"], ["Treasury", "2", "3", "1"], ["Wonder", "15", "10", "7"],
+                          ["Civilian", "12", "20", "9"], ["Commercial", "0", "5", "2"], ["Guilds", "4", "8", "0"],
+                          ["Science", "48", "16", "1"]]
+    assert int(root.get("height")) == 250 + 3 * 72 + 24 + 44 + 7 * 38
+    png = client.get(f"/t/{code}/games/1/card.png").get_data()
+    import struct
+    assert struct.unpack(">II", png[16:24]) == (800, 190 + 3 * 72 + 24 + 44 + 7 * 38 + 60)
+
+
+def test_bgstats_the_exports_and_the_record_name_the_sheets_game_and_keep_every_row(client):  # SS-9 SS-16
+    code = _seven_wonders_game(client)["code"]
+    export = client.get(f"/t/{code}/games/1/export.json").get_json()
+    assert export["title"] == "7 Wonders"
+    assert export["bgstats"]["game"]["name"] == "7 Wonders" and export["bgstats"]["game"]["highestWins"] is True
+    assert [(p["name"], p["score"], p["winner"]) for p in export["bgstats"]["players"]] == [
+        ("Ann", 71, False), ("Ben", 78, True), ("Cy", 21, False)]
+    assert export["players"][2]["sheet"] == {"military": 1, "treasury": 1, "wonder": 7, "civilian": 9,
+                                             "commercial": 2, "guilds": 0, "science": 1}
+    rows = list(csv.reader(io.StringIO(client.get(f"/t/{code}/games/1/export.csv").get_data(as_text=True))))
+    assert rows[0] == ["seat", "name", "military", "treasury", "wonder", "civilian", "commercial", "guilds",
+                       "science", "total", "winner"]
+    assert rows[2] == ["2", "Ben", "-3", "2", "15", "12", "0", "4", "48", "78", "yes"]
+    record = client.get("/players/Ben").get_data(as_text=True)
+    assert "7 Wonders: points per row" in record
+    assert all(label in record for label in ("Military", "Treasury", "Science", "Guilds"))

@@ -51,7 +51,8 @@ BUILTIN = {
                  "t*t + c*c + g*g + 7*min(t, c, g)"),
     ], "7 Wonders rulebook (Repos Production): end-of-game scoring; one point per 3 coins; science is "
        "the square of each symbol's count (tablets t, compasses c, gears g) plus 7 per set of all three. "
-       "A tie goes to the most coins (here: the most treasury points).", tie_break="treasury"),
+       "A tie goes to the most coins; this sheet compares treasury points, so coins within the same three "
+       "are not told apart (rules.dized.com/7-wonders, Scoring).", tie_break="treasury"),
     "wingspan": _sheet("Wingspan", (1, 5), [
         _points("birds", "Birds", 0, 150),
         _points("bonus", "Bonus cards", 0, 60),
@@ -60,7 +61,7 @@ BUILTIN = {
         _count("food", "Food on cards", 1, 100),
         _count("tucked", "Tucked cards", 1, 100),
     ], "Wingspan rulebook (Stonemaier Games): final scoring, 1 point per egg, per cached food token "
-       "and per tucked card."),
+       "and per tucked card. A tie goes to the most unused food tokens, which the sheet does not hold."),
     "cascadia": _sheet("Cascadia", (1, 4), [
         _points("bear", "Bears", 0, 60), _points("elk", "Elk", 0, 60), _points("salmon", "Salmon", 0, 60),
         _points("hawk", "Hawks", 0, 60), _points("fox", "Foxes", 0, 60),
@@ -68,7 +69,9 @@ BUILTIN = {
         _points("majority", "Habitat bonuses", 0, 15),
         _count("nature", "Nature tokens", 1, 25),
     ], "Cascadia rulebook (Flatout Games): wildlife by the scoring cards, each habitat's largest "
-       "corridor, majority bonuses, 1 point per nature token left. A tie goes to the most nature tokens.",
+       "corridor, majority bonuses per habitat (with 3 or 4 players 3 for the largest corridor and 1 for "
+       "the second, less when tied; with 2 players 2 for the largest), 1 point per nature token left. A "
+       "tie goes to the most nature tokens.",
         tie_break="nature"),
     "terraforming-mars": _sheet("Terraforming Mars", (1, 5), [
         _points("tr", "Terraform rating", 0, 200),
@@ -78,7 +81,9 @@ BUILTIN = {
         _points("cities", "Cities (adjacent greenery)", 0, 100),
         _points("cards", "Cards", -50, 200),
     ], "Terraforming Mars rulebook (FryxGames): final scoring, 5 points per milestone, awards 5 for "
-       "first and 2 for second, 1 per greenery tile, 1 per greenery next to each city."),
+       "first and 2 for second (no second place with two players), 1 per greenery tile, 1 per greenery "
+       "next to each city, whoever owns it (rules.dized.com/terraforming-mars, Final scoring). A tie goes "
+       "to the most M€, which the sheet does not hold."),
     "everdell": _sheet("Everdell", (1, 4), [
         _points("cards", "Cards' base points", 0, 100),
         _count("tokens", "Point tokens", 1, 60),
@@ -86,7 +91,8 @@ BUILTIN = {
         _points("journey", "Journey", 0, 20),
         _points("events", "Events", 0, 60),
     ], "Everdell rulebook (Starling Games): the cards' points, point tokens, prosperity cards' bonuses, "
-       "the journey and events."),
+       "the journey and events. A tie goes to the most events achieved, then the most resources left, "
+       "which the sheet does not hold (rules.dized.com, Everdell, End Game)."),
     "agricola": _sheet("Agricola", (1, 4), [
         _table("fields", "Fields", [-1, -1, 1, 2, 3, 4], 40),
         _table("pastures", "Pastures", [-1, 1, 2, 3, 4], 15),
@@ -104,8 +110,9 @@ BUILTIN = {
         _points("cards", "Card points", 0, 100),
         _points("bonus", "Bonus points", 0, 100),
     ], "Agricola rulebook (Lookout Games): the scoring chart for fields, pastures, grain, vegetables "
-       "and animals (none is -1), -1 per unused space, 1 per fenced stable, 1 per clay and 2 per stone "
-       "room, 3 per family member, -3 per begging card."),
+       "and animals (none is -1; fields 0-1/2/3/4/5+, grain and sheep 0/1/4/6/8+, boar 0/1/3/5/7+, cattle "
+       "0/1/2/4/6+ score -1/1/2/3/4; pastures and vegetables score 1 each up to 4), -1 per unused space, "
+       "1 per fenced stable, 1 per clay and 2 per stone room, 3 per family member, -3 per begging card."),
     "qwixx": _sheet("Qwixx", (2, 5), [
         _table("red", "Red crosses", QWIXX_CROSSES, 12),
         _table("yellow", "Yellow crosses", QWIXX_CROSSES, 12),
@@ -113,7 +120,7 @@ BUILTIN = {
         _table("blue", "Blue crosses", QWIXX_CROSSES, 12),
         _count("penalties", "Penalties", -5, 4),
     ], "Qwixx rules (Nürnberger-Spielkarten-Verlag): each colour's crosses (a lock counts as one) "
-       "score 1, 3, 6, 10, 15, ...; -5 per penalty."),
+       "score 1, 3, 6, 10, 15, ... (n crosses: n(n+1)/2, 78 for 12); -5 per penalty, at most 4."),
     "azul": _sheet("Azul", (2, 4), [
         _points("rounds", "Points from the rounds", 0, 200),
         _count("rows", "Complete rows", 2, 5),
@@ -133,11 +140,13 @@ BUILTIN = {
         _points("tickets_failed", "Failed tickets", -300, 0),
         _check("longest", "Longest continuous path", 10),
     ], "Ticket to Ride rules (Days of Wonder): routes score 1, 2, 4, 7, 10 and 15 for 1 to 6 trains; "
-       "tickets add or take their value; 10 for the longest continuous path."),
+       "tickets add or take their value; 10 for the longest continuous path (each of several tied). A tie "
+       "goes to the most completed tickets, which the sheet does not hold."),
     "splendor": _sheet("Splendor", (2, 4), [
         _points("cards", "Development cards", 0, 60),
         _count("nobles", "Nobles", 3, 5),
-    ], "Splendor rules (Space Cowboys): prestige points on development cards, 3 per noble tile."),
+    ], "Splendor rules (Space Cowboys): prestige points on development cards, 3 per noble tile. A tie "
+       "goes to the fewest development cards bought, which the sheet does not hold."),
     "carcassonne": _sheet("Carcassonne", (2, 5), [
         _points("during", "Points during the game", 0, 500),
         _count("roads", "Unfinished roads (tiles)", 1, 72),
@@ -146,12 +155,13 @@ BUILTIN = {
         _count("fields", "Finished cities next to your fields", 3, 40),
     ], "Carcassonne rules (Hans im Glück): at the end, 1 per tile of an unfinished road, 1 per tile "
        "and pennant of an unfinished city, 1 per tile of an unfinished monastery and its own, 3 per "
-       "finished city a field supplies."),
+       "finished city a field supplies (the third edition's rule)."),
     "kingdomino": _sheet("Kingdomino", (2, 4), [
         _points("properties", "Properties (squares x crowns)", 0, 300),
         _check("middle", "Middle Kingdom (variant)", 10),
         _check("harmony", "Harmony (variant)", 5),
     ], "Kingdomino rules (Blue Orange): each property scores its squares times its crowns; the "
-       "variants add 10 for a castle in the middle and 5 for a complete kingdom."),
+       "variants add 10 for a castle in the middle and 5 for a kingdom with no square left empty. A tie "
+       "goes to the largest property, then the most crowns, which the sheet does not hold."),
 }
 DEFAULT_SHEET = "sample"
