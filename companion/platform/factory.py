@@ -7,6 +7,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from htmx_flask import Htmx
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
@@ -112,8 +113,20 @@ def http_error(exc: HTTPException):
     return render_template("error.html", message=message, status=exc.code), exc.code
 
 
+def game_files(app: Flask, games) -> dict[str, str]:
+    """Each game's own folders: its templates answer to names under `<id>/` (`<id>/sheet.html`),
+    its static files to URLs under `/static/<id>/`; the platform's are `templates/` and `static/`.
+    Returns the static folders by game id."""
+    app.jinja_loader = ChoiceLoader([
+        FileSystemLoader(app.template_folder),
+        PrefixLoader({game.id: FileSystemLoader(game.folder / "templates") for game in games}),
+    ])
+    return {game.id: str(game.folder / "static") for game in games if (game.folder / "static").is_dir()}
+
+
 def register_web(app: Flask) -> None:
     Htmx(app)
+    static_folders = game_files(app, GAMES.values())
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(results)
@@ -130,4 +143,4 @@ def register_web(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     faults.register(app)
     app.after_request(hardening.add_security_headers)
-    install_wire(app, page_bundles(GAMES))
+    install_wire(app, page_bundles(GAMES), static_folders)

@@ -1,5 +1,5 @@
 """Dice and Slice: roll and write on a 12 x 9 pizza sheet. Rules: `rules/` (DS-n in
-seeds/dice-and-slice.md); phone pages: `web.py`; the edition editor: `editions.py`."""
+rules.md); phone pages: `web.py`; the edition editor: `editions.py`."""
 from __future__ import annotations
 
 import random

@@ -1,4 +1,4 @@
-"""DiceZ: five dice, thirteen boxes. Rules: `rules.py` (DZ-n in seeds/dicez.md); phone pages: `web.py`."""
+"""DiceZ: five dice, thirteen boxes. Rules: `rules.py` (DZ-n in rules.md); phone pages: `web.py`."""
 from __future__ import annotations
 
 import random

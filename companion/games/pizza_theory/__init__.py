@@ -1,5 +1,5 @@
 """Pizza Theory: toppings and secret cuts on a hexagonal pizza, 2-3 players. Rules: `rules/`
-(PT-n in seeds/pizza-theory.md); the board drawing: `drawing.py`; phone pages: `web.py`."""
+(PT-n in rules.md); the board drawing: `drawing.py`; phone pages: `web.py`."""
 from __future__ import annotations
 
 import random

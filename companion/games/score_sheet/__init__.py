@@ -1,5 +1,5 @@
 """Score sheet: the end-of-game scoresheet of any board game (categories, counts, tables and
-formulas), one column per player. Rules: `rules/` (SS-n in seeds/score-sheet.md); phone pages:
+formulas), one column per player. Rules: `rules/` (SS-n in rules.md); phone pages:
 `web.py`; the library of sheets and its API: `library.py`."""
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ over them (SS-16): GET /api/sheets, GET /api/sheets/<id>, POST /api/sheets."""
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
 
@@ -20,8 +19,7 @@ GAME_ID = "score_sheet"
 SHEETS = "sheets"
 MAX_BODY = 64 * 1024
 
-# the game's own templates live in its folder (templates/score_sheet/...)
-bp = Blueprint("score_sheet", __name__, template_folder=str(Path(__file__).parent / "templates"))
+bp = Blueprint("score_sheet", __name__)
 
 
 def _sheets() -> Collection:

@@ -1,6 +1,6 @@
 """Three phones play Dice and Slice: the first turns by tapping (roll, choose, tap a dot, rotate,
 arrows, place, a bonus dot), the rest through the JSON API, until the engine ends the game and
-every phone shows the engine's final scores. Rules cited as DS-n (seeds/dice-and-slice.md)."""
+every phone shows the engine's final scores. Rules cited as DS-n (rules.md)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from companion.games.dice_and_slice.rules import geometry as g
 
 pytestmark = pytest.mark.browser
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[4] / "test-artifacts"
 LIVE = 5000  # ms: generous; bench/bench_live.py measures how fast changes really arrive
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.games.dice_and_slice.test_web import edition_data, edition_names, editor_form
+from companion.games.dice_and_slice.tests.test_web import edition_data, edition_names, editor_form
 from tests.helpers import csrf_from, join_seat, start_table_page
 
 EDITIONS = "/dice-and-slice/editions"

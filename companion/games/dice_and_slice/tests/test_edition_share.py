@@ -19,7 +19,7 @@ from PIL import Image
 from companion import create_app
 from companion.platform.address import base_for_phones
 from companion.games.dice_and_slice.edition_files import MAX_CODE_CHARS, share_code
-from tests.games.dice_and_slice.test_edition_owners import distinctive
+from companion.games.dice_and_slice.tests.test_edition_owners import distinctive
 from tests.helpers import csrf_from
 
 EDITIONS = "/dice-and-slice/editions"

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.dice_and_slice.rules.geometry import matches_face
-from tests.games.dice_and_slice.test_browser import ARTIFACTS, no_horizontal_scroll, tid
+from companion.games.dice_and_slice.tests.test_browser import ARTIFACTS, no_horizontal_scroll, tid
 
 pytestmark = pytest.mark.browser
 MAX_TAPS = 60  # issue 34 item 9

@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.games.dice_and_slice.test_browser import ARTIFACTS, tid
+from companion.games.dice_and_slice.tests.test_browser import ARTIFACTS, tid
 
 pytestmark = pytest.mark.browser
 WIDTH = 360

@@ -1,6 +1,6 @@
 """What a Dice and Slice sheet previews while the player taps (`hints`): every verdict is the
 engine's own, what a ghost would draw and slice is what the entry does, and the legal entries are
-exactly ones the engine takes. Rules cited as DS-n (seeds/dice-and-slice.md)."""
+exactly ones the engine takes. Rules cited as DS-n (rules.md)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from companion.games.dice_and_slice.rules import hints, view
 from companion.platform.contract import Viewer
 from tests.contract.playout import playout
 
-from tests.games.dice_and_slice.test_engine import CORNER_MISSING, play, roll, sheet, table
+from companion.games.dice_and_slice.tests.test_engine import CORNER_MISSING, play, roll, sheet, table
 
 BLOCK = [[2, 0], [3, 0], [2, 1], [3, 1]]  # die B face 3 of the default edition on dot (2,0)
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from companion.platform.registry import GAMES
 from tests.a11y import screenshot
 from tests.contract.playout import playout
-from tests.games.dice_and_slice.test_browser import api, tid
+from companion.games.dice_and_slice.tests.test_browser import api, tid
 
 pytestmark = pytest.mark.browser
 

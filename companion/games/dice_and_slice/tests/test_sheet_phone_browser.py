@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.games.dice_and_slice.test_browser import ARTIFACTS, api, big_enough, no_horizontal_scroll, tap_dot, tid
+from companion.games.dice_and_slice.tests.test_browser import ARTIFACTS, api, big_enough, no_horizontal_scroll, tap_dot, tid
 
 pytestmark = pytest.mark.browser
 COORDINATES = re.compile(r"\(\d+ ?, ?\d+\)")

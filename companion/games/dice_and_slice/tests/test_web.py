@@ -1,6 +1,6 @@
 """Dice and Slice through the HTML pages: plain POST flows, refusals in place, placement ghosts,
 bonus dots, the end-of-game summary and the edition editor. Rules are cited as DS-n
-(seeds/dice-and-slice.md)."""
+(rules.md)."""
 from __future__ import annotations
 
 import re

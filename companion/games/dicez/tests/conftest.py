@@ -15,7 +15,7 @@ import pytest
 
 from companion.games.dicez import coach_tables
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 HOUSE = {"extra_dicez_bonus": True, "joker": True}
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from tests.browser_fixtures import ROOT, join_as, start_dicez_table
-from tests.games.dicez.test_browser import ONE_SCREEN
+from companion.games.dicez.tests.test_browser import ONE_SCREEN
 
 pytestmark = pytest.mark.browser
 
-PHOTO = Path(__file__).resolve().parents[2] / "data" / "dice-photos" / "images" / "IMG_20191208_111702.jpg"
+PHOTO = Path(__file__).resolve().parents[4] / "tests" / "data" / "dice-photos" / "images" / "IMG_20191208_111702.jpg"
 
 
 def table_version(base: str, code: str) -> int:

@@ -15,7 +15,7 @@ from PIL import Image
 from companion import create_app
 from companion.dice_reader import NotAnImage, iou, read_photo
 
-PHOTOS = Path(__file__).resolve().parents[2] / "data" / "dice-photos"
+PHOTOS = Path(__file__).resolve().parents[4] / "tests" / "data" / "dice-photos"
 FACE_WORDS = ("one", "two", "three", "four", "five", "six")
 
 

@@ -1,4 +1,4 @@
-"""DiceZ rules engine. Each test names the rule (DZ-n in seeds/dicez.md) it checks."""
+"""DiceZ rules engine. Each test names the rule (DZ-n in rules.md) it checks."""
 from __future__ import annotations
 
 import copy
@@ -596,7 +596,7 @@ def test_a_table_stored_before_turn_order_existed_replays_as_free_play():  # DZ-
 
 
 def test_every_rule_in_the_rules_text_is_cited_by_a_test():
-    rules = Path(__file__).resolve().parents[3] / "seeds" / "dicez.md"
+    rules = Path(__file__).resolve().parents[1] / "rules.md"
     numbered = set(re.findall(r"^\*\*(DZ-\d+)\*\*", rules.read_text(), flags=re.MULTILINE))
     cited = set(re.findall(r"DZ-\d+", Path(__file__).read_text()))
     assert numbered and numbered <= cited

@@ -1,6 +1,6 @@
 """The DiceZ phone sheet through its HTML pages: entering dice with five slots and six faces (plain
 POSTs, no JavaScript, and htmx), refused taps that keep the dice, turn order on every phone and the
-start form's turn order switch. Rules: DZ-n in seeds/dicez.md."""
+start form's turn order switch. Rules: DZ-n in rules.md."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,6 @@
 """Three phones play Pizza Theory rounds by tapping while a table view follows live.
 
-Rule ids PT-n: seeds/pizza-theory.md. The engine runs next to the browsers with the same entries to
+Rule ids PT-n: rules.md. The engine runs next to the browsers with the same entries to
 know what the pages must show.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The pizza as each phone draws it (companion/games/pizza_theory/drawing.py): the player's own corner at
-the bottom, so the screen matches the real board in front of them. Rule ids PT-n: seeds/pizza-theory.md."""
+the bottom, so the screen matches the real board in front of them. Rule ids PT-n: rules.md."""
 from __future__ import annotations
 
 import math

@@ -1,5 +1,5 @@
 """Pizza Theory through the contract: hints (what a seat may enter now), what each viewer's view shows,
-and the round-by-round replay. Rule ids PT-n: seeds/pizza-theory.md."""
+and the round-by-round replay. Rule ids PT-n: rules.md."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Pizza Theory worked examples, one or more per rule PT-n of seeds/pizza-theory.md.
+"""Pizza Theory worked examples, one or more per rule PT-n of rules.md.
 
 Boards are drawn as the hexagon seen from above with the 1st corner at the top left:
 seven rows of 4-5-6-7-6-5-4 cells (row z = -3 at the top, x growing to the right),

@@ -1,5 +1,5 @@
 """Pizza Theory phone pages: plain POST flows, refusals, secrecy of pending cuts, the reveal checklist,
-the host's cut entry, the neutral roll, the replay. Rule ids PT-n: seeds/pizza-theory.md."""
+the host's cut entry, the neutral roll, the replay. Rule ids PT-n: rules.md."""
 from __future__ import annotations
 
 import difflib

@@ -1,4 +1,4 @@
-"""Score pad rules. Each test names the rule (SP-n in seeds/score-pad.md) it checks."""
+"""Score pad rules. Each test names the rule (SP-n in rules.md) it checks."""
 from __future__ import annotations
 
 import json
@@ -460,7 +460,7 @@ def test_random_playouts_never_stall_and_agree_with_check(players, options, seed
 
 def test_every_rule_in_the_rules_text_is_cited_by_a_test():
     here = Path(__file__).resolve().parent
-    text = (here.parents[2] / "seeds" / "score-pad.md").read_text()
+    text = (here.parent / "rules.md").read_text()
     numbered = set(re.findall(r"^\*\*(SP-\d+)\*\*", text, flags=re.MULTILINE))
     cited = set()
     for test_file in here.glob("test_*.py"):

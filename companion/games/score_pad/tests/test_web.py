@@ -1,5 +1,5 @@
 """Score pad through the pages and the API: the start form, phones entering scores (plain POST and
-htmx), the table view, undo, finish, rematch, history and exports. Rules SP-n: seeds/score-pad.md."""
+htmx), the table view, undo, finish, rematch, history and exports. Rules SP-n: rules.md."""
 from __future__ import annotations
 
 import csv

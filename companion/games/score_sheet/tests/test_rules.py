@@ -1,4 +1,4 @@
-"""Score sheet rules. Each test names the rule (SS-n in seeds/score-sheet.md) it checks."""
+"""Score sheet rules. Each test names the rule (SS-n in rules.md) it checks."""
 from __future__ import annotations
 
 import copy
@@ -339,7 +339,7 @@ def test_random_playouts_on_every_built_in_sheet_reach_the_end(sheet_id, seed): 
 
 def test_every_rule_in_the_rules_text_is_cited_by_a_test():
     here = Path(__file__).resolve().parent
-    text = (here.parents[2] / "seeds" / "score-sheet.md").read_text()
+    text = (here.parent / "rules.md").read_text()
     numbered = set(re.findall(r"^\*\*(SS-\d+)\*\*", text, flags=re.MULTILINE))
     cited = set()
     for test_file in here.glob("test_*.py"):

@@ -1,6 +1,6 @@
 """Score sheet through the pages and the API: the library's API, starting a table with a sheet,
 phones filling rows (plain POST and htmx), refusals in the row's words, the table view, ending
-early, undo, exports. Rules SS-n: seeds/score-sheet.md."""
+early, undo, exports. Rules SS-n: rules.md."""
 from __future__ import annotations
 
 import csv
