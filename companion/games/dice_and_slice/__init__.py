@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import EngineGame, Viewer
+from companion.platform.sdk import EngineGame, Viewer
 
 from . import rules
 from .describe import describe, export_columns

@@ -5,7 +5,7 @@ A table copies its edition into its options when it is created, so editing or de
 never changes a game already started.
 
 Owners: an edition belongs to the browser that saved (or imported) it, marked by the platform's
-browser id (`auth.browser_id()`, a hash of a long-lived cookie). Only that browser may change,
+browser id (`browser_id()`, a hash of a long-lived cookie). Only that browser may change,
 rename or delete it; anyone may look at it, export it or copy it (the copy is the copier's). An
 edition saved before editions had owners (owner NULL, which includes the ones moved over from the
 old `ds_editions` table) belongs to nobody: nobody can change or delete it, and anyone can copy it.
@@ -18,14 +18,8 @@ import weakref
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
 from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
-from companion.platform import auth
-from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
-from companion.platform.play import name_refusal
-from companion.platform.storage import Document
-
-from companion.platform.context import absolute_url
-from companion.platform.qr import qr_png_data_url
+from companion.platform.sdk import (Collection, Document, RuleError, absolute_url, browser_id, collection,
+                                    is_this_browser, name_refusal, qr_png_data_url)
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
                             read_share_code, share_code)
@@ -84,7 +78,7 @@ def edition_data(name: str) -> dict | None:
 
 
 def _listed(doc: Document) -> dict:
-    return {"name": doc.name, "label": doc.data.get("label", ""), "mine": auth.is_this_browser(doc.owner),
+    return {"name": doc.name, "label": doc.data.get("label", ""), "mine": is_this_browser(doc.owner),
             "ownerless": doc.owner is None}
 
 
@@ -106,7 +100,7 @@ def own_edition(name: str) -> Document:
     if doc is None:
         raise RuleError(f"There is no saved edition called {name!r} (it may have been renamed or deleted); "
                         "nothing was changed.")
-    if not auth.is_this_browser(doc.owner):
+    if not is_this_browser(doc.owner):
         raise NotYours(_not_yours(doc))
     return doc
 
@@ -195,7 +189,7 @@ def _import_as(name: str, data: dict) -> str:
     """Store an imported edition under `name`, or `name (2)`, `name (3)`... if taken; the name used."""
     for n in range(1, 100):
         candidate = name if n == 1 else _numbered(name, n)
-        if _editions().create(candidate, data, auth.browser_id()):
+        if _editions().create(candidate, data, browser_id()):
             return candidate
     raise RuleError(f"There are too many editions called {name!r} already; give this one another name.")
 
@@ -242,7 +236,7 @@ def edition_show(name):
     doc = _editions().get(name)
     if doc is None:
         abort(404, f"There is no edition called {name!r}.")
-    mine = auth.is_this_browser(doc.owner)
+    mine = is_this_browser(doc.owner)
     return _editor(name, model_from_edition(doc.data), readonly=not mine, new=False, mine=mine,
                    ownerless=doc.owner is None)
 
@@ -255,8 +249,8 @@ def _refused_save(form, original: str | None, reason: str, status: int):
 
 def _write(name: str, data: dict, original: str | None) -> None:
     if name == original:
-        _editions().save(name, data, auth.browser_id())  # changed in place (the owner stays the first one)
-    elif not _editions().create(name, data, auth.browser_id()):
+        _editions().save(name, data, browser_id())  # changed in place (the owner stays the first one)
+    elif not _editions().create(name, data, browser_id()):
         raise _taken(name)  # someone took the name since it was checked
     elif original:
         _editions().delete(original)  # a rename

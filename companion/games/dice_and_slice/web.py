@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from companion.platform.contract import RuleError
-from companion.platform.gameweb import GameWeb
-from companion.platform.kept import KeptByIdentity, KeptDrawings
+from companion.platform.sdk import GameWeb, KeptByIdentity, KeptDrawings, RuleError
 
 from . import editions
 from .editor_form import TOPPING_COLOURS

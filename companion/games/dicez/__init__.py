@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import EngineGame, RuleError, Viewer
+from companion.platform.sdk import EngineGame, RuleError, Viewer
 
 from . import coach_modes, rules
 from .describe import describe

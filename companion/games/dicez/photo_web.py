@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import abort, jsonify, request
 
-from companion import dice_reader
+from companion.platform.sdk import dice_reader
 
 from .coach_web import bp
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from companion.platform.gameweb import GameWeb
+from companion.platform.sdk import GameWeb
 
 # the quick buttons: what each adds to the typed score ("neg" flips its sign, for keyboards without a minus)
 QUICK_STEPS = {"-10": -10, "-1": -1, "+1": 1, "+10": 10}

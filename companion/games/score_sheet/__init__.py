@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.contract import EngineGame, RuleError, Viewer
+from companion.platform.sdk import EngineGame, RuleError, Viewer
 
 from . import designer  # noqa: F401 - the designer's routes, on the game's blueprint
 from . import rules

@@ -10,7 +10,7 @@ import re
 
 from flask import redirect, render_template, request, url_for
 
-from companion.platform.contract import RuleError
+from companion.platform.sdk import RuleError
 
 from .library import MAX_BODY as MAX_FILE
 from .library import bp, listed, save_new, sheet_data

@@ -7,9 +7,7 @@ import secrets
 
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
 
-from companion.platform import auth
-from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
+from companion.platform.sdk import Collection, RuleError, browser_id, collection, is_this_browser
 
 from .rules.builtin import BUILTIN
 from .rules.sheet import load_sheet
@@ -43,7 +41,7 @@ def listed() -> list[dict]:
     builtin = [{"id": key, "name": data["name"], "builtin": True, "mine": False, "players": data["players"],
                 "source": data.get("source", "")} for key, data in BUILTIN.items()]
     saved = [{"id": doc.name, "name": doc.data.get("name", ""), "builtin": False,
-              "mine": auth.is_this_browser(doc.owner), "players": doc.data.get("players"),
+              "mine": is_this_browser(doc.owner), "players": doc.data.get("players"),
               "source": doc.data.get("source", "")} for doc in _sheets().all()]
     return builtin + sorted(saved, key=lambda s: str(s["name"]).casefold())
 
@@ -53,7 +51,7 @@ def save_new(data) -> dict:
     sheet = load_sheet(data)
     for _ in range(5):
         sheet_id = "s" + secrets.token_hex(5)
-        if _sheets().create(sheet_id, sheet.data(), auth.browser_id()):
+        if _sheets().create(sheet_id, sheet.data(), browser_id()):
             return {"id": sheet_id, "name": sheet.name, "builtin": False}
     raise RuleError("The sheet could not be given an id; try again.")
 

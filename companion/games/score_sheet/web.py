@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from companion.platform.gameweb import GameWeb
+from companion.platform.sdk import GameWeb
 
 from .host_end import host_context
 from .library import bp, listed
