@@ -105,14 +105,12 @@ def own_edition(name: str) -> Document:
     return doc
 
 
-@bp.app_context_processor
-def _editions_for_forms():
-    def ds_edition_names():
-        try:
-            return [e["name"] for e in named_editions()]
-        except Exception:  # noqa: BLE001 - a page must still render without the list
-            return []
-    return {"ds_edition_names": ds_edition_names}
+def options_context() -> dict:
+    """The start page's list of saved editions to choose from."""
+    try:
+        return {"edition_names": [e["name"] for e in named_editions()]}
+    except Exception:  # noqa: BLE001 - a page must still render without the list
+        return {"edition_names": []}
 
 
 # ---- the editor's form -> an edition (editor_form.py) ----------------------------------------------

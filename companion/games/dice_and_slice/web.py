@@ -310,6 +310,7 @@ WEB = GameWeb(
     table_context=table_context,
     create_options=create_options,
     options_template="dice_and_slice/options.html",
+    options_context=editions.options_context,
     assets=("dice_and_slice/sheet.css", "dice_and_slice/sheet.js"),
     offline_scripts=("dice_and_slice/offline.js",),
     view_styles=("dice_and_slice/view.css",),
