@@ -154,6 +154,9 @@ class Game(ABC):
     web: Any = None
     # named document collections the game keeps in the platform's store (e.g. editions)
     collections: ClassVar[tuple[str, ...]] = ()
+    # a collection -> the table an older release kept it in (columns `name`, `data`): when the store
+    # opens and the collection is empty, the old table's rows move into it (the table stays as it was)
+    older_tables: ClassVar[Mapping[str, str]] = {}
 
     @property
     def folder(self) -> Path:

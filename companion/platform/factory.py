@@ -86,7 +86,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = hardening.SessionInterface()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    app.extensions["store"] = Store(app.config["DATABASE_URL"])
+    app.extensions["store"] = Store(app.config["DATABASE_URL"], older_tables=[
+        (game.id, name, table) for game in GAMES.values() for name, table in game.older_tables.items()])
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"),
                                           app.config["MAX_STREAMS_PER_CLIENT"])
     register_web(app)

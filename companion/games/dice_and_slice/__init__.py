@@ -21,6 +21,7 @@ class DiceAndSlice(EngineGame):
     max_players = 6
     entry_fields = engine.ENTRY_FIELDS
     collections = ("editions",)
+    older_tables = {"editions": "ds_editions"}  # where releases before the document store kept them
     web = WEB
     engine = engine
 

@@ -13,10 +13,8 @@ old `ds_editions` table) belongs to nobody: nobody can change or delete it, and 
 from __future__ import annotations
 
 import io
-import weakref
 
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
-from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
 from companion.platform.sdk import (Collection, Document, RuleError, absolute_url, browser_id, collection,
                                     is_this_browser, name_refusal, qr_png_data_url)
@@ -36,34 +34,10 @@ bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
 
 
 # ---- the stored editions ------------------------------------------------------------------------
-# Databases from before the document store kept editions in a table of their own. The first time a
-# store's editions are read, that table's rows move into the (still empty) collection.
-_LEGACY = Table("ds_editions", MetaData(), Column("name", String(60)), Column("data", JSON))
-_checked_stores: weakref.WeakSet = weakref.WeakSet()
-
-
-def import_legacy_editions(editions: Collection) -> int:
-    """Copy the old `ds_editions` rows into the document store if it has none yet; how many."""
-    st = editions.store
-    if st in _checked_stores:
-        return 0
-    _checked_stores.add(st)
-    if not inspect(st.engine).has_table("ds_editions") or editions.all():
-        return 0
-    with st.engine.connect() as conn:
-        rows = conn.execute(select(_LEGACY.c.name, _LEGACY.c.data)).all()
-    copied = 0
-    for name, data in rows:
-        if isinstance(name, str) and isinstance(data, dict):
-            editions.save(name, data)
-            copied += 1
-    return copied
-
-
+# Databases from before the document store kept editions in a table of their own, `ds_editions`: the
+# store moves its rows into the collection when it opens (the game's `older_tables`).
 def _editions() -> Collection:
-    editions = collection(GAME_ID, EDITIONS)
-    import_legacy_editions(editions)
-    return editions
+    return collection(GAME_ID, EDITIONS)
 
 
 def named_editions() -> list[dict]:
