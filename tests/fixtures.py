@@ -13,9 +13,15 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
-import companion.games  # noqa: F401  (registers every game, as the app does)
 from companion import create_app
+from companion.games import every_game
 from companion.platform.engines import normalize_url
+from companion.platform.registry import register
+
+# The composition root's games, for tests that use a game without building an app (an app registers
+# the games it is handed, the same ones)
+for _game in every_game().values():
+    register(_game)
 
 DB_KINDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
 

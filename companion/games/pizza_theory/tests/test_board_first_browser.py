@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-import companion.games  # noqa: F401  (registers the games)
 from companion.platform.contract import Viewer
 from companion.platform.registry import GAMES
 from tests.a11y import played_table, screenshot
