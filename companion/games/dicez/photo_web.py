@@ -1,7 +1,7 @@
 """POST /api/dice/read: a photo of the tray in, the dice the reader sees out (companion/dice_reader).
 
 The answer is only a suggestion: the sheet fills its slots with it and the player confirms by scoring
-as always. Also used by other programs (docs/api.md).
+as always. Also used by other programs (this folder's api.md).
 """
 from __future__ import annotations
 
