@@ -101,5 +101,6 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="score_pad/options.html",
     assets=("score_pad/pad.css",),
+    view_styles=("score_pad/view.css",),
     offline_scripts=("score_pad/offline.js",),
 )
