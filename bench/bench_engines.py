@@ -20,14 +20,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import companion.games  # noqa: E402,F401 - registers every game
 from companion.games.dice_and_slice import rules as ds  # noqa: E402
 from companion.games.dice_and_slice.rules import geometry  # noqa: E402
 from companion.games.pizza_theory import rules as pt  # noqa: E402
 from companion.games.pizza_theory.rules.board import load_board  # noqa: E402
 from companion.games.pizza_theory.rules.engine import corner_of, what_if  # noqa: E402
-from companion.platform.core.registry import GAMES  # noqa: E402
+from companion.games import every_game  # noqa: E402
 from tests.contract.playout import playout  # noqa: E402
+
+GAMES = every_game()
 
 
 def median_ms(fn, runs: int) -> float:

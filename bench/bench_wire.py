@@ -14,10 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import companion.games  # noqa: E402,F401
 from companion import create_app  # noqa: E402
-from companion.platform.core.registry import GAMES  # noqa: E402
+from companion.games import every_game  # noqa: E402
 from tests.wire import change_fragments, fetch, first_load, played_table  # noqa: E402
+
+GAMES = every_game()
 
 
 def kb(n: int) -> str:

@@ -381,9 +381,8 @@ FORM_OF = {"dicez": _dicez_form, "pizza_theory": _pizza_form, "score_pad": _scor
 
 def players_of(game_id: str) -> int:
     """As many phones as the game seats, up to PHONES."""
-    import companion.games  # noqa: F401 - registers every game
-    from companion.platform.core.registry import GAMES
-    return min(PHONES, GAMES[game_id].max_players)
+    from companion.games import every_game
+    return min(PHONES, every_game()[game_id].max_players)
 
 
 def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random) -> list:
@@ -392,10 +391,9 @@ def plan_turns(game_id: str | None, players: int, count: int, rng: random.Random
     where the game is over and the host starts a rematch. The baseline's entries only count."""
     if game_id is None:
         return [(rng.randrange(players), {"kind": "score", "value": rng.randint(0, 30)}) for _ in range(count)]
-    import companion.games  # noqa: F401 - registers every game
-    from companion.platform.core.registry import GAMES
+    from companion.games import every_game
     from tests.contract.playout import legal_choice
-    game = GAMES[game_id]
+    game = every_game()[game_id]
     state, turns = game.new_state(players, game.normalize_options({})), []
     while len(turns) < count:
         if game.finished(state):

@@ -1,6 +1,7 @@
 """Companion: phone scoresheets for games played with real dice and boards.
 
-`companion.platform` knows no game; `companion.games` lists them. This module joins the two.
+`companion.platform` knows no game; `companion.games` lists them. This module joins the two: the app
+is built with the games the composition root names, handed over explicitly.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ if TYPE_CHECKING:  # not imported here: `python -m companion` patches for gevent
 
 
 def create_app(config: dict | None = None) -> "Flask":
-    from . import games  # noqa: F401  (registers every game before the app is built)
+    from .games import every_game
     from .platform.web.factory import create_app as build
 
-    return build(config)
+    return build(config, every_game().values())

@@ -43,7 +43,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("dice_and_slice.edition_receive_link", "GET"): ALL_PAGE,
     ("dice_and_slice.edition_receive_import", "POST"): ALL_PAGE,
     # an edition is changed or deleted only by the browser that made it: not a table credential, so
-    # tests/games/dice_and_slice/test_edition_owners.py asks it of two browsers
+    # companion/games/dice_and_slice/tests/test_edition_owners.py asks it of two browsers
     ("dice_and_slice.edition_delete", "POST"): ALL_PAGE,
     # Score sheet's library: anyone may read the sheets and save one of their own (owned by the browser)
     ("score_sheet.library_page", "GET"): ALL_PAGE,

@@ -9,15 +9,24 @@ from pathlib import Path
 import pytest
 from radon.complexity import cc_visit
 
-from companion.platform.core.registry import GAMES
+from companion.games import FOLDERS, every_game
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "companion"
+COMPOSITION_ROOT = PACKAGE / "games" / "__init__.py"
 MAX_COMPLEXITY = 20
+GAMES = every_game()
+# what a game's page hooks must not be: app-wide template globals, filters and context processors
+APP_WIDE_HOOK = re.compile(r"\b(?:app_)?(?:context_processor|template_global|template_filter|template_test)\b")
 
 
 def _python_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _app_files(folder: Path) -> list[Path]:
+    """The app's own Python files: a game's tests (companion/games/<id>/tests/) left out."""
+    return [p for p in _python_files(folder) if "tests" not in p.relative_to(PACKAGE).parts]
 
 
 def _game_words() -> list[str]:
@@ -42,12 +51,83 @@ def _imports(path: Path, source: str | None = None) -> set[str]:
     return names
 
 
-def test_no_module_outside_the_games_names_a_game():
-    pattern = re.compile("|".join(re.escape(w) for w in _game_words()), re.IGNORECASE)
-    outside = [p for p in _python_files(PACKAGE) if "games" not in p.relative_to(PACKAGE).parts]
-    outside += sorted((ROOT / "templates" / "table").glob("*.html")) + sorted((ROOT / "templates").glob("*.html"))
-    named = {str(p.relative_to(ROOT)): sorted(set(pattern.findall(p.read_text()))) for p in outside}
+def _game_pattern() -> re.Pattern:
+    return re.compile("|".join(re.escape(w) for w in _game_words()), re.IGNORECASE)
+
+
+def _outside_the_game_folders() -> list[Path]:
+    """The app's files that belong to no game: the platform's code, templates and static files (the
+    composition root aside)."""
+    code = [p for p in _python_files(PACKAGE) if p != COMPOSITION_ROOT
+            and not any(p.is_relative_to(game.folder) for game in GAMES.values())]
+    pages = [p for p in (ROOT / "templates").rglob("*") if p.is_file()]
+    static = [p for p in (ROOT / "static").rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".webmanifest", ".svg")]
+    return sorted(code + pages + static)
+
+
+def test_nothing_outside_a_game_folder_names_a_game():
+    pattern = _game_pattern()
+    named = {str(p.relative_to(ROOT)): sorted(set(pattern.findall(p.read_text()))) for p in _outside_the_game_folders()}
     assert {k: v for k, v in named.items() if v} == {}
+
+
+def test_the_composition_root_names_each_game_on_one_line_and_loads_none_on_import():
+    pattern = _game_pattern()
+    naming = [line.strip() for line in COMPOSITION_ROOT.read_text().splitlines()
+              if pattern.search(line) and not line.lstrip().startswith("#")]
+    assert naming == [f'"{folder}",' for folder in FOLDERS]
+    assert [game.folder.name for game in GAMES.values()] == list(FOLDERS) == [game.id for game in GAMES.values()]
+    import subprocess
+    import sys
+    probe = ("import sys, companion.games; from companion.platform.core.registry import GAMES; "
+             "print(sorted(m for m in sys.modules if m.startswith('companion.games.')), dict(GAMES))")
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert loaded.stdout.strip() == "[] {}", loaded.stderr
+
+
+def _game_modules(game) -> list[Path]:
+    """A game's own Python files, its tests aside."""
+    return [p for p in _python_files(game.folder) if "tests" not in p.relative_to(game.folder).parts]
+
+
+def _is_rules(game, path: Path) -> bool:
+    return path.relative_to(game.folder).parts[0] in ("rules", "rules.py")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_game_imports_only_the_sdk_and_its_own_package(game_id):
+    """Of the platform a game's code uses only companion.platform.sdk (its pure rules only the contract);
+    of the rest of companion, only its own folder. It reaches no database: the store keeps its documents."""
+    game = GAMES[game_id]
+    own = f"companion.games.{game_id}"
+    for path in _game_modules(game):
+        allowed = "companion.platform.core.contract" if _is_rules(game, path) else "companion.platform.sdk"
+        for name in _imports(path):
+            if name.split(".")[0] == "companion":
+                assert name == allowed or name == own or name.startswith(own + "."), (path, name)
+            assert name.split(".")[0] not in ("sqlalchemy", "psycopg"), (path, name)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_game_hooks_into_pages_through_its_gameweb_only(game_id):
+    """Nothing a game adds reaches every page of the app: no template globals or context processors
+    (its start options come through GameWeb.options_context)."""
+    hooks = {str(p.relative_to(ROOT)): APP_WIDE_HOOK.findall(p.read_text()) for p in _game_modules(GAMES[game_id])}
+    assert {k: v for k, v in hooks.items() if v} == {}
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_game_is_one_folder(game_id):
+    """Its rules, web part, templates, static files (if any), rules text, API section and tests."""
+    folder = GAMES[game_id].folder
+    assert (folder / "rules.py").is_file() or (folder / "rules" / "__init__.py").is_file()
+    assert (folder / "web.py").is_file()
+    assert any((folder / "templates").glob("*.html"))
+    assert (folder / "rules.md").is_file() and (folder / "api.md").is_file()
+    assert (folder / "tests" / "__init__.py").is_file() and any((folder / "tests").glob("test_*.py"))
+    for kind, where in (("templates", ROOT / "templates" / game_id), ("static files", ROOT / "static" / game_id),
+                        ("tests", ROOT / "tests" / "games" / game_id)):
+        assert not where.exists(), f"{game_id}'s {kind} belong in {folder.relative_to(ROOT)}, not {where.relative_to(ROOT)}"
 
 
 def test_the_platform_never_imports_a_game():
@@ -114,7 +194,7 @@ def test_rules_are_pure():
 def test_the_web_never_reads_a_state(folder):
     """Pages draw from view() and hints(); `.state.` reads belong to the rules alone."""
     files = [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".html")
-             and "rules" not in p.relative_to(ROOT).parts and p.name != "rules.py"]
+             and not {"rules", "tests"} & set(p.relative_to(ROOT).parts) and p.name != "rules.py"]
     readers = {str(p.relative_to(ROOT)): re.findall(r"\bstate\.\w+", p.read_text()) for p in files}
     assert {k: v for k, v in readers.items() if v} == {}
 
@@ -141,7 +221,7 @@ def _string_parts(path: Path) -> list[str]:
 
 def test_no_html_is_built_in_python_strings():
     tag = re.compile(r"<(?:div|span|label|input|button|p|li|ul|ol|table|tr|td|th|svg|a|g|rect|path)(?:\s[^<]*)?>")
-    found = {str(p.relative_to(ROOT)): [t for t in _string_parts(p) if tag.search(t)] for p in _python_files(PACKAGE)}
+    found = {str(p.relative_to(ROOT)): [t for t in _string_parts(p) if tag.search(t)] for p in _app_files(PACKAGE)}
     assert {k: v for k, v in found.items() if v} == {}
 
 

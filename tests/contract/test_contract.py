@@ -218,7 +218,7 @@ def test_every_game_has_its_rules_text_and_refusals_cite_rules_it_numbers(game_i
     from companion.platform.web.rules_page import rules_document
 
     document = rules_document(game_id)
-    assert document is not None, f"seeds/{GAMES[game_id].rules_name}.md is missing"
+    assert document is not None, f"{GAMES[game_id].rules_path} is missing"
     game, players, rng = _seeded(game_id, seed)
     _, steps = playout(game, players, rng, max_steps=60)
     for step in steps:

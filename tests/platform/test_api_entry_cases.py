@@ -3,7 +3,7 @@ everything that is not a plain entry (refusals, other tokens, odd bodies, a spen
 reason."""
 from __future__ import annotations
 
-from tests.conftest import served_app
+from tests.fixtures import served_app
 from tests.helpers import bearer, csrf_from, log, new_table, post_entry
 
 CHANCE = {"kind": "score", "dice": [2, 3, 4, 5, 6], "category": "chance"}

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from companion.platform.core.registry import GAMES
 from tests.browser_fixtures import ROOT, fill_players, join_as
 from tests.contract.playout import playout
-from tests.games.score_pad.test_browser import type_and_enter
+from companion.games.score_pad.tests.test_browser import type_and_enter
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "test-artifacts"

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser_fixtures import join_as, settle
-from tests.games.dice_and_slice.test_browser import api
+from companion.games.dice_and_slice.tests.test_browser import api
 
 pytestmark = pytest.mark.browser
 

@@ -108,7 +108,6 @@ def test_run_sh_on_an_installed_checkout_starts_with_no_package_index_and_reinst
 # each process loads everything, says it is ready, and creates the app the moment the go file appears
 AT_ONCE = """
 import os, sys, time
-import companion.games
 from companion import create_app
 print("ready", flush=True)
 while not os.path.exists(sys.argv[1]):

@@ -1,4 +1,4 @@
-"""The rules in the app: /rules/<game> shows seeds/<game>.md with an anchor per numbered rule, and a
+"""The rules in the app: /rules/<game> shows the game's rules.md with an anchor per numbered rule, and a
 refusal links to the rule it applies (issue 12, item 5)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from companion.platform.core.registry import GAMES
-from companion.platform.web.rules_page import SEEDS, cite_rules
+from companion.platform.web.rules_page import cite_rules
 from tests.helpers import bearer, join_seat, new_table, post_entry
 
 GAME_IDS = [gid for gid, game in GAMES.items() if game.web is not None]
@@ -15,7 +15,7 @@ GAME_IDS = [gid for gid, game in GAMES.items() if game.web is not None]
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_numbered_rule_of_the_seed_has_its_anchor(client, game_id):
-    seed = (SEEDS / f"{GAMES[game_id].rules_name}.md").read_text()
+    seed = GAMES[game_id].rules_path.read_text()
     numbers = set(re.findall(r"^\*\*([A-Z]{2}-\d+)", seed, re.MULTILINE))
     assert len(numbers) >= 10
     page = client.get(f"/rules/{game_id}")

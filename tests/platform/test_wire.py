@@ -81,23 +81,23 @@ def test_an_event_stream_goes_out_uncompressed_event_by_event(db_url):
     app.extensions["store"].dispose()
 
 
-def _alone(name: str) -> bytes:
+def _alone(app, name: str) -> bytes:
     """What a file under static/ should go out as: a script of ours as terser made it (X.min.js),
     another script or style sheet minified, anything else as it is."""
-    made = STATIC / (name[:-3] + ".min.js")
-    if name.endswith(".js") and made.exists():
-        return made.read_bytes()
-    return minified(name, (STATIC / name).read_bytes())
+    made = app.extensions["static_files"].path(name[:-3] + ".min.js") if name.endswith(".js") else None
+    if made:
+        return Path(made).read_bytes()
+    return minified(name, Path(app.extensions["static_files"].path(name)).read_bytes())
 
 
 def _bundle_body(app, name: str) -> bytes:
     """What a bundle should be: its files, each as it goes out alone, in the order declared."""
     members = app.extensions["static_files"].bundles[name]
-    return JOINERS[Path(name).suffix].join(_alone(m) for m in members)
+    return JOINERS[Path(name).suffix].join(_alone(app, m) for m in members)
 
 
 def _expected(app, name: str) -> bytes:
-    return _bundle_body(app, name[len(BUNDLES):]) if name.startswith(BUNDLES) else _alone(name)
+    return _bundle_body(app, name[len(BUNDLES):]) if name.startswith(BUNDLES) else _alone(app, name)
 
 
 def _sent(resp) -> bytes:

@@ -1,10 +1,10 @@
 """Dice and Slice: roll and write on a 12 x 9 pizza sheet. Rules: `rules/` (DS-n in
-seeds/dice-and-slice.md); phone pages: `web.py`; the edition editor: `editions.py`."""
+rules.md); phone pages: `web.py`; the edition editor: `editions.py`."""
 from __future__ import annotations
 
 import random
 
-from companion.platform.core.contract import EngineGame, Viewer
+from companion.platform.sdk import EngineGame, Viewer
 
 from . import rules
 from .describe import describe, export_columns
@@ -21,6 +21,7 @@ class DiceAndSlice(EngineGame):
     max_players = 6
     entry_fields = engine.ENTRY_FIELDS
     collections = ("editions",)
+    older_tables = {"editions": "ds_editions"}  # where releases before the document store kept them
     web = WEB
     engine = engine
 

@@ -19,7 +19,7 @@ import json
 import re
 import zlib
 
-from companion.platform.core.contract import RuleError
+from companion.platform.sdk import RuleError
 
 FILE_FORMAT = "companion-edition"
 FILE_VERSION = 1

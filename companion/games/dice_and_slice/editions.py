@@ -5,7 +5,7 @@ A table copies its edition into its options when it is created, so editing or de
 never changes a game already started.
 
 Owners: an edition belongs to the browser that saved (or imported) it, marked by the platform's
-browser id (`auth.browser_id()`, a hash of a long-lived cookie). Only that browser may change,
+browser id (`browser_id()`, a hash of a long-lived cookie). Only that browser may change,
 rename or delete it; anyone may look at it, export it or copy it (the copy is the copier's). An
 edition saved before editions had owners (owner NULL, which includes the ones moved over from the
 old `ds_editions` table) belongs to nobody: nobody can change or delete it, and anyone can copy it.
@@ -13,19 +13,11 @@ old `ds_editions` table) belongs to nobody: nobody can change or delete it, and 
 from __future__ import annotations
 
 import io
-import weakref
 
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
-from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
-from companion.platform.web import auth
-from companion.platform.web.context import Collection, collection
-from companion.platform.core.contract import RuleError
-from companion.platform.core.play import name_refusal
-from companion.platform.core.records import Document
-
-from companion.platform.web.context import absolute_url
-from companion.platform.web.qr import qr_png_data_url
+from companion.platform.sdk import (Collection, Document, RuleError, absolute_url, browser_id, collection,
+                                    is_this_browser, name_refusal, qr_png_data_url)
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
                             read_share_code, share_code)
@@ -42,34 +34,10 @@ bp = Blueprint("dice_and_slice", __name__, url_prefix="/dice-and-slice")
 
 
 # ---- the stored editions ------------------------------------------------------------------------
-# Databases from before the document store kept editions in a table of their own. The first time a
-# store's editions are read, that table's rows move into the (still empty) collection.
-_LEGACY = Table("ds_editions", MetaData(), Column("name", String(60)), Column("data", JSON))
-_checked_stores: weakref.WeakSet = weakref.WeakSet()
-
-
-def import_legacy_editions(editions: Collection) -> int:
-    """Copy the old `ds_editions` rows into the document store if it has none yet; how many."""
-    st = editions.store
-    if st in _checked_stores:
-        return 0
-    _checked_stores.add(st)
-    if not inspect(st.engine).has_table("ds_editions") or editions.all():
-        return 0
-    with st.engine.connect() as conn:
-        rows = conn.execute(select(_LEGACY.c.name, _LEGACY.c.data)).all()
-    copied = 0
-    for name, data in rows:
-        if isinstance(name, str) and isinstance(data, dict):
-            editions.save(name, data)
-            copied += 1
-    return copied
-
-
+# Databases from before the document store kept editions in a table of their own, `ds_editions`: the
+# store moves its rows into the collection when it opens (the game's `older_tables`).
 def _editions() -> Collection:
-    editions = collection(GAME_ID, EDITIONS)
-    import_legacy_editions(editions)
-    return editions
+    return collection(GAME_ID, EDITIONS)
 
 
 def named_editions() -> list[dict]:
@@ -84,7 +52,7 @@ def edition_data(name: str) -> dict | None:
 
 
 def _listed(doc: Document) -> dict:
-    return {"name": doc.name, "label": doc.data.get("label", ""), "mine": auth.is_this_browser(doc.owner),
+    return {"name": doc.name, "label": doc.data.get("label", ""), "mine": is_this_browser(doc.owner),
             "ownerless": doc.owner is None}
 
 
@@ -106,19 +74,17 @@ def own_edition(name: str) -> Document:
     if doc is None:
         raise RuleError(f"There is no saved edition called {name!r} (it may have been renamed or deleted); "
                         "nothing was changed.")
-    if not auth.is_this_browser(doc.owner):
+    if not is_this_browser(doc.owner):
         raise NotYours(_not_yours(doc))
     return doc
 
 
-@bp.app_context_processor
-def _editions_for_forms():
-    def ds_edition_names():
-        try:
-            return [e["name"] for e in named_editions()]
-        except Exception:  # noqa: BLE001 - a page must still render without the list
-            return []
-    return {"ds_edition_names": ds_edition_names}
+def options_context() -> dict:
+    """The start page's list of saved editions to choose from."""
+    try:
+        return {"edition_names": [e["name"] for e in named_editions()]}
+    except Exception:  # noqa: BLE001 - a page must still render without the list
+        return {"edition_names": []}
 
 
 # ---- the editor's form -> an edition (editor_form.py) ----------------------------------------------
@@ -195,7 +161,7 @@ def _import_as(name: str, data: dict) -> str:
     """Store an imported edition under `name`, or `name (2)`, `name (3)`... if taken; the name used."""
     for n in range(1, 100):
         candidate = name if n == 1 else _numbered(name, n)
-        if _editions().create(candidate, data, auth.browser_id()):
+        if _editions().create(candidate, data, browser_id()):
             return candidate
     raise RuleError(f"There are too many editions called {name!r} already; give this one another name.")
 
@@ -242,7 +208,7 @@ def edition_show(name):
     doc = _editions().get(name)
     if doc is None:
         abort(404, f"There is no edition called {name!r}.")
-    mine = auth.is_this_browser(doc.owner)
+    mine = is_this_browser(doc.owner)
     return _editor(name, model_from_edition(doc.data), readonly=not mine, new=False, mine=mine,
                    ownerless=doc.owner is None)
 
@@ -255,8 +221,8 @@ def _refused_save(form, original: str | None, reason: str, status: int):
 
 def _write(name: str, data: dict, original: str | None) -> None:
     if name == original:
-        _editions().save(name, data, auth.browser_id())  # changed in place (the owner stays the first one)
-    elif not _editions().create(name, data, auth.browser_id()):
+        _editions().save(name, data, browser_id())  # changed in place (the owner stays the first one)
+    elif not _editions().create(name, data, browser_id()):
         raise _taken(name)  # someone took the name since it was checked
     elif original:
         _editions().delete(original)  # a rename

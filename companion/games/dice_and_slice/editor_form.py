@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from companion.platform.core.contract import RuleError
+from companion.platform.sdk import RuleError
 
 from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data
 from .rules.engine import SCORABLE_SIZES

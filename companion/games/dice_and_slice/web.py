@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from companion.platform.core.contract import RuleError
-from companion.platform.web.gameweb import GameWeb
-from companion.platform.web.kept import KeptByIdentity, KeptDrawings
+from companion.platform.sdk import GameWeb, KeptByIdentity, KeptDrawings, RuleError
 
 from . import editions
 from .editor_form import TOPPING_COLOURS
@@ -312,6 +310,7 @@ WEB = GameWeb(
     table_context=table_context,
     create_options=create_options,
     options_template="dice_and_slice/options.html",
+    options_context=editions.options_context,
     assets=("dice_and_slice/sheet.css", "dice_and_slice/sheet.js"),
     offline_scripts=("dice_and_slice/offline.js",),
     view_styles=("dice_and_slice/view.css",),

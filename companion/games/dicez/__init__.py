@@ -1,9 +1,9 @@
-"""DiceZ: five dice, thirteen boxes. Rules: `rules.py` (DZ-n in seeds/dicez.md); phone pages: `web.py`."""
+"""DiceZ: five dice, thirteen boxes. Rules: `rules.py` (DZ-n in rules.md); phone pages: `web.py`."""
 from __future__ import annotations
 
 import random
 
-from companion.platform.core.contract import EngineGame, RuleError, Viewer
+from companion.platform.sdk import EngineGame, RuleError, Viewer
 
 from . import coach_modes, rules
 from .describe import describe

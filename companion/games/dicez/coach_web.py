@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, g, jsonify, render_template, request
 
-from companion.platform.web.context import check_seat_number, play_context, screen_viewer, seat_required, sheet_viewer
-from companion.platform.core.contract import MalformedEntry, RuleError
+from companion.platform.sdk import (MalformedEntry, RuleError, check_seat_number, play_context, screen_viewer,
+                                    seat_required, sheet_viewer)
 
 from . import coach_modes, rules
 from .dice_form import form_dice  # the sheet's own reading of the dice fields

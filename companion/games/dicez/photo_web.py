@@ -1,13 +1,13 @@
 """POST /api/dice/read: a photo of the tray in, the dice the reader sees out (companion/dice_reader).
 
 The answer is only a suggestion: the sheet fills its slots with it and the player confirms by scoring
-as always. Also used by other programs (docs/api.md).
+as always. Also used by other programs (this folder's api.md).
 """
 from __future__ import annotations
 
 from flask import abort, jsonify, request
 
-from companion import dice_reader
+from companion.platform.sdk import dice_reader
 
 from .coach_web import bp
 

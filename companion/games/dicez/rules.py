@@ -3,7 +3,7 @@
 The dice are real: every player enters their own result, so each seat fills its own sheet.
 With the `turn_order` option (DZ-20) the seats take their turns in seat order and an entry out of
 turn is refused; without it (free play, DZ-14) anyone may enter at any time.
-Rule numbers (DZ-n) refer to seeds/dicez.md.
+Rule numbers (DZ-n) refer to rules.md.
 
 Options at two moments: `normalize_options` completes what a client asks for a new table (turn
 order on unless switched off); `new_state` reads options as a table stored them, and a table stored

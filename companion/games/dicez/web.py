@@ -8,8 +8,7 @@ so the dice under the player's finger are never drawn again by the server.
 """
 from __future__ import annotations
 
-from companion.platform.core.contract import RuleError
-from companion.platform.web.gameweb import GameWeb
+from companion.platform.sdk import GameWeb, RuleError
 
 from . import coach_web, photo_web, rules  # noqa: F401 - photo_web adds the dice reader's route
 from .dice_form import SLOTS, form_dice, read_die, read_slot

@@ -1,10 +1,10 @@
 """Pizza Theory: toppings and secret cuts on a hexagonal pizza, 2-3 players. Rules: `rules/`
-(PT-n in seeds/pizza-theory.md); the board drawing: `drawing.py`; phone pages: `web.py`."""
+(PT-n in rules.md); the board drawing: `drawing.py`; phone pages: `web.py`."""
 from __future__ import annotations
 
 import random
 
-from companion.platform.core.contract import EngineGame, Viewer
+from companion.platform.sdk import EngineGame, Viewer
 
 from . import rules
 from .describe import describe

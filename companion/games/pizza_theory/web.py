@@ -11,11 +11,8 @@ import secrets
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
-from companion.platform.web.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
-from companion.platform.core.contract import RuleError, Viewer, named_texts
-from companion.platform.web.gameweb import GameWeb, int_field
-from companion.platform.web.kept import KeptDrawings
-from companion.platform.core.play import TableError, record
+from companion.platform.sdk import (GameWeb, KeptDrawings, PlayContext, RuleError, TableError, Viewer, game_replay,
+                                    int_field, may_play, named_texts, record, reload_replay, screen_viewer, store)
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value

@@ -1,10 +1,10 @@
 """Score pad: a round-by-round score pad for any game on the table. Rules: `rules.py` (SP-n in
-seeds/score-pad.md); phone pages: `web.py`. The worked example of docs/adding-a-game.md."""
+rules.md); phone pages: `web.py`. The worked example of docs/adding-a-game.md."""
 from __future__ import annotations
 
 import random
 
-from companion.platform.core.contract import EngineGame, Viewer
+from companion.platform.sdk import EngineGame, Viewer
 
 from . import rules
 from .describe import describe

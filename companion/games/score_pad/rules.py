@@ -2,7 +2,7 @@
 
 Pure: no Flask, no database. Each player enters their own score round by round; the pad adds
 them up, knows when the game ends (a number of rounds, a target, or a finish between rounds)
-and who wins. Rule numbers (SP-n) refer to seeds/score-pad.md.
+and who wins. Rule numbers (SP-n) refer to rules.md.
 """
 from __future__ import annotations
 

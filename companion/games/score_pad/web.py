@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from companion.platform.web.gameweb import GameWeb
+from companion.platform.sdk import GameWeb
 
 # the quick buttons: what each adds to the typed score ("neg" flips its sign, for keyboards without a minus)
 QUICK_STEPS = {"-10": -10, "-1": -1, "+1": 1, "+10": 10}
@@ -101,5 +101,6 @@ WEB = GameWeb(
     create_options=create_options,
     options_template="score_pad/options.html",
     assets=("score_pad/pad.css",),
+    view_styles=("score_pad/view.css",),
     offline_scripts=("score_pad/offline.js",),
 )

@@ -1,11 +1,11 @@
 """Score sheet: the end-of-game scoresheet of any board game (categories, counts, tables and
-formulas), one column per player. Rules: `rules/` (SS-n in seeds/score-sheet.md); phone pages:
+formulas), one column per player. Rules: `rules/` (SS-n in rules.md); phone pages:
 `web.py`; the library of sheets and its API: `library.py`."""
 from __future__ import annotations
 
 import random
 
-from companion.platform.core.contract import EngineGame, RuleError, Viewer
+from companion.platform.sdk import EngineGame, RuleError, Viewer
 
 from . import designer  # noqa: F401 - the designer's routes, on the game's blueprint
 from . import rules

@@ -10,7 +10,7 @@ import re
 
 from flask import abort, redirect, render_template, request, url_for
 
-from companion.platform.core.contract import RuleError
+from companion.platform.sdk import RuleError
 
 from .library import MAX_BODY as MAX_FILE
 from .library import NotYours, SheetGone, bp, delete_sheet, listed, own_sheet, save_new, save_over, sheet_data

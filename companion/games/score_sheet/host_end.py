@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from flask import abort, g, redirect, render_template, url_for
 
-from companion.platform.web.context import store
-from companion.platform.core.contract import RuleError
-from companion.platform.core.play import TableError, record
+from companion.platform.sdk import RuleError, TableError, record, store
 
 from .library import bp
 

@@ -4,13 +4,10 @@ over them (SS-16): GET /api/sheets, GET /api/sheets/<id>, POST /api/sheets."""
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
 
-from companion.platform.web import auth
-from companion.platform.web.context import Collection, collection
-from companion.platform.core.contract import RuleError
+from companion.platform.sdk import Collection, RuleError, browser_id, collection, is_this_browser
 
 from .rules.builtin import BUILTIN
 from .rules.sheet import load_sheet
@@ -20,8 +17,7 @@ GAME_ID = "score_sheet"
 SHEETS = "sheets"
 MAX_BODY = 64 * 1024
 
-# the game's own templates live in its folder (templates/score_sheet/...)
-bp = Blueprint("score_sheet", __name__, template_folder=str(Path(__file__).parent / "templates"))
+bp = Blueprint("score_sheet", __name__)
 
 
 def _sheets() -> Collection:
@@ -45,7 +41,7 @@ def listed() -> list[dict]:
     builtin = [{"id": key, "name": data["name"], "builtin": True, "mine": False, "players": data["players"],
                 "source": data.get("source", "")} for key, data in BUILTIN.items()]
     saved = [{"id": doc.name, "name": doc.data.get("name", ""), "builtin": False,
-              "mine": auth.is_this_browser(doc.owner), "players": doc.data.get("players"),
+              "mine": is_this_browser(doc.owner), "players": doc.data.get("players"),
               "source": doc.data.get("source", "")} for doc in _sheets().all()]
     return builtin + sorted(saved, key=lambda s: str(s["name"]).casefold())
 
@@ -55,7 +51,7 @@ def save_new(data) -> dict:
     sheet = load_sheet(data)
     for _ in range(5):
         sheet_id = "s" + secrets.token_hex(5)
-        if _sheets().create(sheet_id, sheet.data(), auth.browser_id()):
+        if _sheets().create(sheet_id, sheet.data(), browser_id()):
             return {"id": sheet_id, "name": sheet.name, "builtin": False}
     raise RuleError("The sheet could not be given an id; try again.")
 
@@ -78,7 +74,7 @@ def own_sheet(sheet_id: str):
     if doc is None:
         raise SheetGone(f"There is no saved sheet {str(sheet_id)[:40]!r} (it may have been deleted); "
                         "nothing was changed.")
-    if not auth.is_this_browser(doc.owner):
+    if not is_this_browser(doc.owner):
         raise NotYours(f"{doc.data.get('name', 'This sheet')} belongs to the browser that saved it: only that "
                        "browser can change or delete it. Copy it to make a sheet of your own.")
     return doc
@@ -150,4 +146,4 @@ def sheet_page(sheet_id):
     doc = None if sheet_id in BUILTIN else _sheets().get(sheet_id)
     return render_template("score_sheet/sheet_page.html", sheet_id=sheet_id, sheet=sheet.data(),
                            rows=[{**row.spec(), "range": row_range(row)} for row in sheet.rows],
-                           mine=doc is not None and auth.is_this_browser(doc.owner))
+                           mine=doc is not None and is_this_browser(doc.owner))

@@ -12,9 +12,7 @@ import zlib
 from flask import redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion.platform.web.context import absolute_url
-from companion.platform.core.contract import RuleError
-from companion.platform.web.qr import qr_svg
+from companion.platform.sdk import RuleError, absolute_url, qr_svg
 
 from .library import bp, save_new, sheet_data
 from .rules.sheet import load_sheet

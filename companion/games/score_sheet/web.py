@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from companion.platform.web.gameweb import GameWeb
+from companion.platform.sdk import GameWeb
 
 from .host_end import host_context
 from .library import bp, listed
@@ -58,11 +58,10 @@ def create_options(form, players) -> dict:
     return {"sheet": sheet} if sheet else {}
 
 
-def options_context() -> list[dict]:
-    return listed()
+def options_context() -> dict:
+    """The start page's list of sheets to choose from."""
+    return {"sheets": listed()}
 
-
-bp.app_context_processor(lambda: {"score_sheet_library": options_context})
 
 WEB = GameWeb(
     sheet_template="score_sheet/sheet.html",
@@ -71,6 +70,7 @@ WEB = GameWeb(
     sheet_context=sheet_context,
     create_options=create_options,
     options_template="score_sheet/options.html",
+    options_context=options_context,
     assets=("score_sheet/sheet.css", "score_sheet/sheet.js"),
     blueprint=bp,
     host_template="score_sheet/host_end.html",

@@ -9,8 +9,10 @@ rules raised.
 from __future__ import annotations
 
 import copy
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 State = Any  # a game's own immutable value; opaque to the platform
@@ -152,11 +154,20 @@ class Game(ABC):
     web: Any = None
     # named document collections the game keeps in the platform's store (e.g. editions)
     collections: ClassVar[tuple[str, ...]] = ()
+    # a collection -> the table an older release kept it in (columns `name`, `data`): when the store
+    # opens and the collection is empty, the old table's rows move into it (the table stays as it was)
+    older_tables: ClassVar[Mapping[str, str]] = {}
 
     @property
-    def rules_name(self) -> str:
-        """The name of the game's rules text under seeds/ (without ".md"): its id, dashes for underscores."""
-        return self.id.replace("_", "-")
+    def folder(self) -> Path:
+        """The game's folder (the package its class is defined in): its `templates/`, `static/`,
+        `tests/` and `rules.md` live there."""
+        return Path(sys.modules[type(self).__module__].__file__).resolve().parent
+
+    @property
+    def rules_path(self) -> Path:
+        """The game's rules text, numbered rule by rule (the rules page shows it)."""
+        return self.folder / "rules.md"
 
     @property
     def entry_kinds(self) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """The games the platform serves. The platform never imports a game: the composition root
-(`companion/games/__init__.py`) registers them here, in the order the start page offers them."""
+(`companion/games/__init__.py`) hands them to `create_app`, which registers them here, in the order
+the start page offers them."""
 from __future__ import annotations
 
 from .contract import Game, RuleError

@@ -270,6 +270,33 @@ def upgrade_schema(engine: Engine) -> None:
     index_players(engine)
 
 
+def move_older_tables(engine: Engine, moves) -> int:
+    """Documents an older release kept in a table of their own (columns `name` and `data`) move into
+    the collection that keeps them now: for each (game, collection, table) of `moves` whose table
+    exists while the collection is still empty. The old table is left as it was. How many moved."""
+    moved = 0
+    for game, collection, table_name in moves:
+        if not inspect(engine).has_table(table_name):
+            continue
+        where = (documents_t.c.game == game, documents_t.c.collection == collection)
+        old = Table(table_name, MetaData(), Column("name", String(60)), Column("data", JSON))
+        with engine.connect() as conn:
+            if conn.execute(select(documents_t.c.name).where(*where).limit(1)).first() is not None:
+                continue
+            rows = conn.execute(select(old.c.name, old.c.data)).all()
+        stamp = datetime.now(timezone.utc)
+        documents = [{"game": game, "collection": collection, "name": name, "data": data, "owner": None,
+                      "updated_at": stamp} for name, data in rows if isinstance(name, str) and isinstance(data, dict)]
+        try:
+            if documents:
+                with engine.begin() as conn:
+                    conn.execute(insert(documents_t), documents)
+            moved += len(documents)
+        except IntegrityError:
+            pass  # another process starting at the same time moved them
+    return moved
+
+
 def index_players(engine: Engine) -> None:
     """Games finished before the player index existed get their rows (once: the index is empty)."""
     with engine.connect() as conn:

@@ -21,7 +21,7 @@ from .engines import make_engine, normalize_url, reads_engine
 from .schema import (
     APPEND, APPEND_WHILE_HELD, ENTRIES, ENTRIES_AFTER, ENTRY_BY_HOST_KEY, ENTRY_BY_KEY,
     FINISHED_GAMES, GAME, MARKERS, POLL_MARKER, TABLE_WITH_SEATS, VERSION, create_schema, documents_t,
-    entries_t, games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
+    entries_t, move_older_tables, games_t, handovers_t, new_code, new_pin, new_token, player_games_t, player_rows,
     retired_tokens_t, seats_t, tables_t,
 )
 
@@ -39,11 +39,14 @@ UNUSED_TABLES_PER_PRUNE = 500
 
 
 class Store:
-    def __init__(self, url: str):
+    def __init__(self, url: str, older_tables=()):
+        """`older_tables`: (game, collection, table) for each collection an older release kept in a
+        table of its own; their rows move into the collection when it is still empty (Game.older_tables)."""
         self.url = normalize_url(url)
         self.engine = make_engine(url)
         self.reads = reads_engine(self.engine)
         create_schema(self.engine)
+        move_older_tables(self.engine, older_tables)
         # SQLite: the checkpointer's second pass holds the entries' commits back (checkpoints.py)
         checkpoints = getattr(self.engine, "checkpoints", None)
         self.entry_writes = checkpoints.writers if checkpoints is not None else nullcontext()

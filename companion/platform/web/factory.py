@@ -1,12 +1,14 @@
-"""The app factory: configuration, storage, the platform's blueprints and every registered game's."""
+"""The app factory: configuration, storage, the platform's blueprints and the games it is handed."""
 from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from htmx_flask import Htmx
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
@@ -21,7 +23,8 @@ from .context import load_table_context
 from ..live import updates as live
 from .limits import install_limits
 from .pages import pages
-from ..core.registry import GAMES
+from ..core.contract import Game
+from ..core.registry import register
 from .results import results
 from .rules_page import rules
 from ..store.storage import Store
@@ -62,9 +65,12 @@ def _count(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be a whole number (0: no bound); got {raw!r}.") from None
 
 
-def create_app(config: dict | None = None) -> Flask:
+def create_app(config: dict | None, games: Iterable[Game]) -> Flask:
+    """The app serving `games` (the composition root's, companion/games/__init__.py), in that order."""
+    served = {game.id: register(game) for game in games}
     app = Flask("companion", instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.extensions["games"] = served
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
@@ -89,7 +95,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.session_interface = hardening.SessionInterface()
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    app.extensions["store"] = Store(app.config["DATABASE_URL"])
+    app.extensions["store"] = Store(app.config["DATABASE_URL"], older_tables=[
+        (game.id, name, table) for game in served.values() for name, table in game.older_tables.items()])
     app.extensions["live"] = live.install(app.extensions["store"], app.config.get("REDIS_URL"),
                                           app.config["MAX_STREAMS_PER_CLIENT"])
     register_web(app)
@@ -116,13 +123,26 @@ def http_error(exc: HTTPException):
     return render_template("error.html", message=message, status=exc.code), exc.code
 
 
+def game_files(app: Flask, games) -> dict[str, str]:
+    """Each game's own folders: its templates answer to names under `<id>/` (`<id>/sheet.html`),
+    its static files to URLs under `/static/<id>/`; the platform's are `templates/` and `static/`.
+    Returns the static folders by game id."""
+    app.jinja_loader = ChoiceLoader([
+        FileSystemLoader(app.template_folder),
+        PrefixLoader({game.id: FileSystemLoader(game.folder / "templates") for game in games}),
+    ])
+    return {game.id: str(game.folder / "static") for game in games if (game.folder / "static").is_dir()}
+
+
 def register_web(app: Flask) -> None:
     Htmx(app)
+    games = app.extensions["games"]
+    static_folders = game_files(app, games.values())
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(results)
     app.register_blueprint(rules)
-    for game in GAMES.values():
+    for game in games.values():
         if game.web is not None and game.web.blueprint is not None:
             app.register_blueprint(game.web.blueprint)
     install_limits(app)  # first: its check must run before any other hook can refuse the request
@@ -134,4 +154,4 @@ def register_web(app: Flask) -> None:
     app.register_error_handler(HTTPException, http_error)
     faults.register(app)
     app.after_request(hardening.add_security_headers)
-    install_wire(app, page_bundles(GAMES))
+    install_wire(app, page_bundles(games), static_folders)

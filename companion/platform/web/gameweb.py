@@ -18,6 +18,10 @@ def _no_options(_form, _players) -> dict:
     return {}
 
 
+def _no_page_context() -> dict:
+    return {}
+
+
 @dataclass(frozen=True)
 class GameWeb:
     """How a game appears on phones. Every callable receives one PlayContext (table, replay, viewer,
@@ -38,6 +42,8 @@ class GameWeb:
     # (form, number of players named on it) -> the start form's options for this game
     create_options: Callable[[Mapping, int], dict] = _no_options
     options_template: str | None = None  # extra fields on the start form
+    # () -> what options_template draws from besides the form (a list of saved choices), as `options`
+    options_context: Callable[[], dict] = _no_page_context
     assets: tuple[str, ...] = ()  # files under static/ (.css or .js) that this game's pages load
     # scripts under static/ loaded after static/offline.js once a page is up: each draws on the sheet
     # what a tap kept offline did (the "companion:kept" event of static/app.js)

@@ -1,10 +1,9 @@
-"""The games' rules as this app applies them (seeds/<game>.md), shown in the app: one page per game
+"""The games' rules as this app applies them (each game's rules.md), shown in the app: one page per game
 with an anchor per numbered rule (/rules/<game>#<rule number>), and refusals that link to the rule they cite."""
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from flask import Blueprint, abort, render_template, url_for
 from markdown_it import MarkdownIt
@@ -12,7 +11,6 @@ from markupsafe import Markup
 
 from ..core.registry import GAMES
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds"
 RULE_ID = re.compile(r"\b([A-Z]{2}-\d+)\b")
 
 rules = Blueprint("rules", __name__)
@@ -40,7 +38,7 @@ _MD.core.ruler.push("anchor_rules", _anchor_rules)
 @lru_cache(maxsize=None)
 def rules_document(game_id: str) -> tuple[Markup, frozenset[str]] | None:
     """The game's rules as HTML and the rule numbers it anchors; None if it has no rules text."""
-    path = SEEDS / f"{GAMES[game_id].rules_name}.md"
+    path = GAMES[game_id].rules_path
     if not path.is_file():
         return None
     tokens = _MD.parse(path.read_text(encoding="utf-8"))

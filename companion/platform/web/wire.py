@@ -57,10 +57,13 @@ class StaticFile:
 
 
 class StaticFiles:
-    """The files under static/, each read once, by name, and the bundles made of them."""
+    """The files under static/, each read once, by name, and the bundles made of them. A name under
+    one of `folders`' prefixes (`<game id>/sheet.js`) is read from that folder instead (a game's own)."""
 
-    def __init__(self, folder: str, bundles: Mapping[str, Sequence[str]] | None = None):
+    def __init__(self, folder: str, bundles: Mapping[str, Sequence[str]] | None = None,
+                 folders: Mapping[str, str] | None = None):
         self.folder = folder
+        self.folders = dict(folders or {})
         self.files: dict[str, StaticFile] = {}
         self.bundles: dict[str, tuple[str, ...]] = {}
         for name, members in (bundles or {}).items():
@@ -72,7 +75,7 @@ class StaticFiles:
         if kind not in JOINERS or "/" in name:
             raise ValueError(f"A bundle is named like 'page.js' or 'page.css', not {name!r}.")
         for member in members:
-            if not member.endswith(kind) or self._path(member) is None:
+            if not member.endswith(kind) or self.path(member) is None:
                 raise ValueError(f"Bundle {name}: {member!r} is not a {kind} file under static/.")
         self.bundles[name] = tuple(members)
 
@@ -85,15 +88,17 @@ class StaticFiles:
             self.files[filename] = found
         return self.files[filename]
 
-    def _path(self, filename: str) -> str | None:
-        path = safe_join(self.folder, filename)
+    def path(self, filename: str) -> str | None:
+        """Where the file a URL under /static/ names is on disk (None: no such file)."""
+        prefix, _, rest = filename.partition("/")
+        path = safe_join(self.folders[prefix], rest) if rest and prefix in self.folders else safe_join(self.folder, filename)
         return path if path is not None and os.path.isfile(path) else None
 
     def _read(self, filename: str) -> StaticFile | None:
-        path = self._path(filename)
+        path = self.path(filename)
         if path is None:
             return None
-        made = self._path(filename[:-3] + ".min.js") if filename.endswith(".js") else None
+        made = self.path(filename[:-3] + ".min.js") if filename.endswith(".js") else None
         with open(made or path, "rb") as f:
             raw = f.read()
         body = raw if made else minified(filename, raw)
@@ -166,7 +171,8 @@ def minified(filename: str, raw: bytes) -> bytes:
     return raw
 
 
-def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None) -> None:
+def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None,
+                 folders: Mapping[str, str] | None = None) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", list(ENCODINGS))
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_MIMETYPES)
     # from 5 on brotli models the text (a tenth to a quarter smaller than 4); 6 is a little smaller
@@ -176,7 +182,7 @@ def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None)
     app.config.setdefault("COMPRESS_STREAMS", False)  # a streamed answer (a live stream) goes out as it is
     Compress(app)
     app.after_request(compress_fragment)  # registered after Flask-Compress's hook, so it runs first
-    files = StaticFiles(app.static_folder, bundles)
+    files = StaticFiles(app.static_folder, bundles, folders)
     app.extensions["static_files"] = files
     app.jinja_env.globals["bundle_url"] = files.bundle_url
     app.view_functions["static"] = files.serve

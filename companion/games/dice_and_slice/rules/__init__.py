@@ -3,7 +3,7 @@
 Modules: geometry (dots, lines, regions, placements), edition (edition data and its
 validation), engine (state, entries, scoring), view (JSON for the phones), hints (what a
 sheet previews while the player taps).
-Rules are numbered DS-n in seeds/dice-and-slice.md.
+Rules are numbered DS-n in rules.md.
 """
 from __future__ import annotations
 

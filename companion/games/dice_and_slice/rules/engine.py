@@ -1,5 +1,5 @@
 """Dice and Slice turn flow, bonus dots, topping bonuses and scoring (rules DS-n in
-seeds/dice-and-slice.md). States are frozen values; `apply` returns a new one.
+rules.md). States are frozen values; `apply` returns a new one.
 
 Phases: "roll" (active seat enters both dice) -> "choose" (active seat picks a die) ->
 "place" (every seat places, then uses or declines bonus dots) -> next turn's "roll", or

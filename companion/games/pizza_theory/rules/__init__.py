@@ -1,7 +1,7 @@
 """Pizza Theory rules engine (2-3 players). Registers itself as "pizza_theory".
 
 Modules: board (geometry data, validation, precomputed slices), resolve (slice resolution on
-bitmasks), engine (state machine), view (JSON views), hints (previews and legal entries). Rules PT-n: seeds/pizza-theory.md.
+bitmasks), engine (state machine), view (JSON views), hints (previews and legal entries). Rules PT-n: rules.md.
 """
 from __future__ import annotations
 

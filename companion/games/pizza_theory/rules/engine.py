@@ -1,7 +1,7 @@
 """Pizza Theory state machine: setup, adding toppings, secret cuts, resolution, rotation, end.
 
 The state is a frozen dataclass; the position is three colour bitmasks over the board's spaces.
-Rule ids (PT-n) refer to seeds/pizza-theory.md.
+Rule ids (PT-n) refer to rules.md.
 """
 from __future__ import annotations
 

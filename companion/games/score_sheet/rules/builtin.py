@@ -1,6 +1,6 @@
 """The library of built-in sheets (SS-13): each game's end-of-game scoring as its published rules
 state it, in our own words, each naming its source. Every sheet has a worked example in
-tests/games/score_sheet/test_library.py."""
+tests/test_library.py."""
 from __future__ import annotations
 
 

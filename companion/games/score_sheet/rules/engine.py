@@ -1,5 +1,5 @@
 """Score sheet: the end-of-game scoresheet of any board game, one column per player. Pure: no Flask,
-no database. Rule numbers (SS-n) refer to seeds/score-sheet.md."""
+no database. Rule numbers (SS-n) refer to rules.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
