@@ -59,7 +59,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     ("score_sheet.receive_link", "GET"): ALL_PAGE,
     ("score_sheet.receive_save", "POST"): ALL_PAGE,
     # a saved sheet is changed or deleted only by the browser that saved it, a built-in one (asked
-    # here) by nobody: not a table credential, so tests/games/score_sheet/test_designer.py asks two browsers
+    # here) by nobody: not a table credential, so companion/games/score_sheet/tests/test_designer.py asks two browsers
     ("score_sheet.designer_edit", "GET"): set(),
     ("score_sheet.delete", "POST"): set(),
     # the table code alone: the read-only table

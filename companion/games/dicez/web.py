@@ -2,7 +2,7 @@
 next empty slot; tap a slot to change it), then a grid of the thirteen boxes with what each would score.
 
 Without JavaScript every face, slot and box is a submit button: the server works out the dice from the
-form (`dice_draft`) and draws the page again. With JavaScript (static/dicez/sheet.js) the slots are
+form (`dice_draft`) and draws the page again. With JavaScript (its static/sheet.js) the slots are
 filled on the phone, and a preview answers only the boxes and the sheet's head (`dicez/_preview.html`),
 so the dice under the player's finger are never drawn again by the server.
 """
