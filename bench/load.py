@@ -57,6 +57,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -494,8 +495,11 @@ async def wait_up(port: int, proc: subprocess.Popen, timeout: float = 30):
     raise RuntimeError("the server did not start")
 
 
-def server_command(args, port: int, tree: Path = ROOT) -> list[str]:
-    """`python -m companion` as a user starts it, or gunicorn with --workers gevent workers."""
+def server_command(args, port: int, tree: Path = ROOT, profile: str | None = None) -> list[str]:
+    """`python -m companion` as a user starts it (under cProfile, writing `profile`, if given), or
+    gunicorn with --workers gevent workers."""
+    if profile:
+        return [sys.executable, "-m", "cProfile", "-o", profile, "-m", "companion", "--host", HOST, "--port", str(port)]
     if args.workers > 1:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         return [gunicorn, "-c", str(tree / "gunicorn.conf.py"), "--workers", str(args.workers),
@@ -610,7 +614,7 @@ async def run(label: str, cmd, env: dict, args, games: list[str], baseline: bool
                 "phones": len(phones), "first_load_s": first_load_s, "streams_s": streams_s,
                 "games": sorted({t.game_id for t in tables})}
     finally:
-        proc.terminate()
+        proc.send_signal(signal.SIGINT)  # as Ctrl+C: the server stops (and a profile is written)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
@@ -656,7 +660,8 @@ async def amain(args):
         for n in range(args.rounds):
             for label, tree in trees:
                 rows.append((label, await measure(f"{label}-{n + 1}", tree, args, games, tmp)))
-        rows.append(("baseline", await measure("baseline", None, args, games, tmp)))
+        if not args.no_baseline:
+            rows.append(("baseline", await measure("baseline", None, args, games, tmp)))
     finally:
         if args.server_log and (tmp / "after-1.log").exists():
             shutil.copy(tmp / "after-1.log", args.server_log)
@@ -679,7 +684,8 @@ async def measure(label: str, tree: Path | None, args, games: list[str], tmp: Pa
     if tree is None:
         cmd = lambda port: [sys.executable, str(Path(__file__).resolve()), "--serve-baseline", "--port", str(port)]  # noqa: E731
     else:
-        cmd = lambda port: server_command(args, port, tree)  # noqa: E731
+        profile = args.profile if args.profile and label == "after-1" else None
+        cmd = lambda port: server_command(args, port, tree, profile)  # noqa: E731
     try:
         r = await run(label, cmd, env, args, games, tree is None, tree or ROOT)
     finally:
@@ -862,6 +868,9 @@ def main() -> None:
     parser.add_argument("--before", help="an older source tree of the companion (say `git archive fab2c04`, unpacked)"
                         " measured in the same run, alternating with this one")
     parser.add_argument("--rounds", type=int, default=1, help="how many times each tree is measured, in turn")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the bare baseline's run")
+    parser.add_argument("--profile", help="run this tree's first server under cProfile, writing its stats to this file"
+                        " (CPU and latencies of that run are then cProfile's, not the app's)")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--host", help=argparse.SUPPRESS)

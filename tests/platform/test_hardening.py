@@ -126,3 +126,34 @@ def test_a_double_tapped_undo_takes_back_one_entry(client):
     entries = log(client, code)
     assert [e["kind"] for e in entries] == ["score", "score", "undo"]
     assert entries[0].get("undone") is None and entries[1]["undone"] is True
+
+
+def _preview(client, code, csrf):
+    return client.post(f"/t/{code}/s/0/preview", data={"d0": "3", "csrf_token": csrf}, headers=HTMX)
+
+
+def test_a_session_cookie_accepted_once_is_still_refused_once_changed(client):
+    """The server remembers a session cookie it found good (hardening.SessionInterface): a copy of it
+    with one letter changed is a forgery all the same."""
+    code = new_table(client)["code"]
+    csrf = join_seat(client, code, 0)
+    assert _preview(client, code, csrf).status_code == 200
+    good = client.get_cookie("session").value
+    forged = good[:-1] + ("A" if good[-1] != "A" else "B")
+    client.set_cookie("session", forged)
+    refused = _preview(client, code, csrf)
+    assert refused.status_code == 400 and "This page has expired" in refused.get_data(as_text=True)
+    client.set_cookie("session", good)
+    assert _preview(client, code, csrf).status_code == 200
+
+
+def test_a_page_kept_past_the_session_lifetime_asks_for_a_reload_even_after_it_was_accepted(app, client):
+    import time
+    from datetime import timedelta
+    code = new_table(client)["code"]
+    csrf = join_seat(client, code, 0)
+    assert _preview(client, code, csrf).status_code == 200  # the cookie is now remembered as good
+    app.permanent_session_lifetime = timedelta(seconds=1)
+    time.sleep(2.1)  # the cookie's signature is older than the lifetime (whole seconds)
+    refused = _preview(client, code, csrf)
+    assert refused.status_code == 400 and "This page has expired" in refused.get_data(as_text=True)

@@ -11,7 +11,7 @@ from flask import Response
 
 from companion import create_app
 from companion.platform.core.registry import GAMES
-from companion.platform.web.wire import BUNDLES, FRAGMENT_BR_LEVEL, JOINERS, StaticFiles, minified
+from companion.platform.web.wire import BUNDLES, FRAGMENT_BR_LEVEL, FRAGMENT_GZIP_LEVEL, JOINERS, StaticFiles, minified
 from tests.helpers import join_seat, new_table, post_entry, start_table_page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -37,7 +37,7 @@ def test_pages_go_out_brotli_or_gzip_as_the_phone_accepts(client):
     assert "Content-Encoding" not in client.get(f"/t/{code}/s/0/sheet").headers  # none accepted
 
 
-def test_a_fragment_a_phone_fetches_goes_out_brotli_at_the_fragment_level(client):
+def test_a_fragment_a_phone_fetches_goes_out_at_the_fragment_level(client):
     code = _sheet(client)
     htmx = {"HX-Request": "true"}
     plain = client.get(f"/t/{code}/s/0/sheet", headers=htmx).get_data()
@@ -50,9 +50,13 @@ def test_a_fragment_a_phone_fetches_goes_out_brotli_at_the_fragment_level(client
     page = client.get(f"/t/{code}/s/0", headers={"Accept-Encoding": "br"}).get_data()
     assert len(page) == len(brotli.compress(brotli.decompress(page), quality=client.application.config["COMPRESS_BR_LEVEL"]))
     assert FRAGMENT_BR_LEVEL < client.application.config["COMPRESS_BR_LEVEL"]
-    # a phone that takes only gzip still gets gzip
+    # a phone that takes only gzip (a plain-http LAN) gets gzip, at the lighter level too
     resp = client.get(f"/t/{code}/s/0/sheet", headers={**htmx, "Accept-Encoding": "gzip"})
-    assert resp.headers["Content-Encoding"] == "gzip" and gzip.decompress(resp.get_data())
+    assert resp.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in resp.headers["Vary"]
+    body = gzip.decompress(resp.get_data())
+    assert re.sub(rb'value="[^"]{16}"', b"", body) == re.sub(rb'value="[^"]{16}"', b"", plain)
+    assert len(resp.get_data()) == len(gzip.compress(body, compresslevel=FRAGMENT_GZIP_LEVEL, mtime=0))
+    assert FRAGMENT_GZIP_LEVEL < client.application.config["COMPRESS_LEVEL"]
 
 
 def test_a_tiny_answer_is_not_compressed(client):

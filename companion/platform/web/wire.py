@@ -32,10 +32,13 @@ YEAR = 31536000
 UNVERSIONED_MAX_AGE = 300  # a page's old copy names a file without (or with an older) version
 ENCODINGS = ("br", "gzip")
 # A fragment (an htmx request: a sheet redrawn after a change, a preview) is drawn for one phone and
-# sent once, and at a venue the process draws hundreds a second. Brotli's level 4 takes about half
-# of level 6's time on one (0.15 against 0.23-0.46 ms for 9-24 KB of HTML) for 5-10 % more bytes;
-# first loads keep level 6 (their 25 KB budget is the tighter one). bench/bench_wire.py measures the bytes.
-FRAGMENT_BR_LEVEL = 4
+# sent once, and at a venue the process draws hundreds a second, while its bytes are few (1-5 KB) and
+# far under any venue's Wi-Fi. Brotli 2 takes half of level 4's time (35-115 against 70-210 µs for
+# 9-52 KB of HTML) for 5-12 % more bytes; gzip 3 half of level 6's (27-145 against 66-320 µs) for
+# 5-25 % more. First loads keep brotli 6 and gzip 6 (their 25 KB budget is the tighter one).
+# bench/bench_wire.py measures the bytes.
+FRAGMENT_BR_LEVEL = 2
+FRAGMENT_GZIP_LEVEL = 3
 BUNDLES = "bundles/"  # the folder a bundle's URL names; no file under static/ lives there
 # Between a bundle's files: a newline ends a file's last line even if it is a comment, and the
 # semicolon ends its last statement, so the next file's first line cannot continue it.
@@ -144,17 +147,20 @@ class StaticFiles:
 
 
 def compress_fragment(resp: Response) -> Response:
-    """after_request: an htmx fragment a phone takes as brotli, at FRAGMENT_BR_LEVEL. Flask-Compress
-    leaves an answer that is already encoded alone (it still adds the Vary header), and does the rest."""
+    """after_request: an htmx fragment at FRAGMENT_BR_LEVEL or FRAGMENT_GZIP_LEVEL, as the phone takes
+    it. Flask-Compress leaves an answer that is already encoded alone (it still adds the Vary header),
+    and does the rest."""
     if (request.headers.get("HX-Request") != "true" or resp.is_streamed or resp.direct_passthrough
             or not 200 <= resp.status_code < 300 or resp.mimetype not in COMPRESSED_MIMETYPES
-            or "Content-Encoding" in resp.headers
-            or request.accept_encodings.best_match(ENCODINGS, default="identity") != "br"):
+            or "Content-Encoding" in resp.headers):
         return resp
+    encoding = request.accept_encodings.best_match(ENCODINGS, default="identity")
     data = resp.get_data()
-    if len(data) >= current_app.config["COMPRESS_MIN_SIZE"]:
-        resp.set_data(brotli.compress(data, quality=FRAGMENT_BR_LEVEL))
-        resp.headers["Content-Encoding"] = "br"
+    if encoding == "identity" or len(data) < current_app.config["COMPRESS_MIN_SIZE"]:
+        return resp
+    resp.set_data(brotli.compress(data, quality=FRAGMENT_BR_LEVEL) if encoding == "br"
+                  else gzip.compress(data, compresslevel=FRAGMENT_GZIP_LEVEL, mtime=0))
+    resp.headers["Content-Encoding"] = encoding
     return resp
 
 
@@ -178,6 +184,7 @@ def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None,
     # from 5 on brotli models the text (a tenth to a quarter smaller than 4); 6 is a little smaller
     # again for about 5 % more of its time (0.3 ms for a 26 KB page); from 7 on it costs twice that
     app.config.setdefault("COMPRESS_BR_LEVEL", 6)
+    app.config.setdefault("COMPRESS_LEVEL", 6)  # gzip for pages (a plain-http LAN phone's first load)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)  # below about this, the headers outweigh the saving
     app.config.setdefault("COMPRESS_STREAMS", False)  # a streamed answer (a live stream) goes out as it is
     Compress(app)
