@@ -49,8 +49,9 @@ COPY_KEPT = """async () => navigator.serviceWorker.controller !== null
 
 def copy_kept(page) -> None:
     """Wait until the phone keeps a copy of the sheet to open without a connection (static/app.js and
-    static/sw.js do that a moment after the sheet has loaded)."""
-    for _ in range(100):
+    static/sw.js do that a moment after the sheet has loaded; on a busy machine installing the worker
+    can take many seconds, so the wait is generous)."""
+    for _ in range(300):
         if page.evaluate(COPY_KEPT):
             return
         page.wait_for_timeout(100)
