@@ -10,6 +10,7 @@ from flask import Blueprint, g, jsonify, request, url_for
 from . import auth
 from .context import HANDOVER_MINUTES, absolute_url, check_seat_number, game_replay, invite_url, players_summary, store
 from .contract import MalformedEntry, RuleError, Viewer
+from .i18n import localize
 from .registry import GAMES
 from .play import Replay, TableError, new_table, record, seat_viewer, visible_log
 from .players import player_record
@@ -20,13 +21,13 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 @api.errorhandler(TableError)
 def _table_error(exc: TableError):
-    return jsonify(error=exc.reason), exc.status
+    return jsonify(error=localize(exc.reason)), exc.status
 
 
 @api.errorhandler(RuleError)
 def _rule_error(exc: RuleError):
     cited = {"rule": exc.rule} if exc.rule else {}
-    return jsonify(error=exc.reason, **cited), 400 if isinstance(exc, MalformedEntry) else 422
+    return jsonify(error=localize(exc.reason), **cited), 400 if isinstance(exc, MalformedEntry) else 422
 
 
 def _body(optional: bool = False, fields: tuple[str, ...] | None = None) -> dict:

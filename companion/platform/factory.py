@@ -10,7 +10,8 @@ from htmx_flask import Htmx
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
-from . import auth, faults, hardening
+from . import auth, faults, hardening, i18n
+from .i18n import localize
 from .api import api
 from .bundles import page_bundles
 from .context import load_table_context
@@ -106,7 +107,7 @@ def http_error(exc: HTTPException):
     own = exc.description if exc.description != type(exc).description and exc.code != 429 else None
     if isinstance(exc, RateLimitExceeded) and exc.limit.error_message:  # a limit that words its own refusal
         own = exc.description
-    message = own or FRIENDLY.get(exc.code) or exc.name
+    message = localize(own or FRIENDLY.get(exc.code) or exc.name)
     if request.path.startswith("/api/"):
         return jsonify(error=message), exc.code
     return render_template("error.html", message=message, status=exc.code), exc.code
@@ -114,6 +115,7 @@ def http_error(exc: HTTPException):
 
 def register_web(app: Flask) -> None:
     Htmx(app)
+    i18n.install(app)  # before any template is compiled: it sets how every printed text is translated
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(results)

@@ -12,7 +12,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from .contract import Game, MalformedEntry, RuleError, Viewer
+from .contract import Game, MalformedEntry, RuleError, Text, Viewer
 from .registry import get_game
 from .storage import Conflict, Entry, GameInfo, Store, TableInfo
 
@@ -24,10 +24,11 @@ MAX_NAME_LENGTH = 40
 class TableError(Exception):
     """A request the table cannot take, with the HTTP status that says why."""
 
-    def __init__(self, status: int, reason: str):
-        super().__init__(reason)
+    def __init__(self, status: int, reason: str, **values):
+        # a catalogue message (its values filled in): the reader's language is chosen where it is shown
+        self.reason = reason if isinstance(reason, Text) else Text(reason, **values)
+        super().__init__(self.reason)
         self.status = status
-        self.reason = reason
 
 
 @dataclass(frozen=True)

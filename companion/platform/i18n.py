@@ -1,0 +1,130 @@
+"""Languages: English, German and French, from the gettext catalogues in companion/translations.
+
+Each browser reads its own language: the choice it made with the language switch (a cookie), else
+the first of its Accept-Language that we have, else English. A table has none of its own: a link that
+carries `?lang=xx` (the host screen's link to the table view carries the host's) reads in that
+language and makes it the browser's choice.
+
+Rules are pure and know no language: they write English catalogue messages (`contract.N_`, `Text`,
+`RuleError`), and the text is translated here, where it is put on a page (`localize`; in templates
+every printed Text is translated by the Jinja finalize hook).
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import quote, urlsplit
+
+from babel.numbers import format_decimal
+from flask import Blueprint, Flask, abort, current_app, redirect, request
+from flask_babel import Babel, get_locale, get_translations
+from markupsafe import Markup
+
+from .contract import N_, Text
+
+LANGUAGES = ("en", "de", "fr")
+# each language named in itself, as the switch shows it (the same on every page)
+ENDONYMS = {"en": "English", "de": "Deutsch", "fr": "Français"}
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+
+i18n = Blueprint("i18n", __name__)
+
+
+def _asked() -> str | None:
+    chosen = request.args.get("lang")
+    return chosen if chosen in LANGUAGES else None
+
+
+def select_locale() -> str:
+    chosen = _asked() or request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
+
+
+def current_language() -> str:
+    return str(get_locale() or LANGUAGES[0])
+
+
+def translate(message: str) -> str:
+    """A catalogue message in the reader's language (the message itself where it has no translation)."""
+    return get_translations().ugettext(message) if message else message
+
+
+def number(value) -> str:
+    """A number as the reader's locale writes it (1,234.5 / 1.234,5 / 1 234,5)."""
+    return format_decimal(value, locale=current_language())
+
+
+def localize(value):
+    """What a player reads, in their language: a Text translated with its values, a plain string
+    looked up in the catalogues (a message marked where it was written), anything else as it is."""
+    if isinstance(value, Text):
+        return value.shown(translate, number)
+    if isinstance(value, str):
+        return translate(value)
+    return value
+
+
+def _finalize(value):
+    # every {{ value }} a template prints: a Text (a refusal, a label, a note of the rules) is translated
+    return value.shown(translate, number) if isinstance(value, Text) else value
+
+
+def _remember(choice: str, response):
+    response.set_cookie(COOKIE, choice, max_age=YEAR, samesite="Lax", httponly=True,
+                        secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
+
+
+def _remember_asked(response):
+    choice = _asked()
+    if choice and request.cookies.get(COOKIE) != choice:
+        _remember(choice, response)
+    response.vary.add("Accept-Language")
+    return response
+
+
+def _local(target: str | None) -> str:
+    """`target` if it is a path of this site, else the start page."""
+    parts = urlsplit(target or "")
+    if not target or parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@i18n.get("/lang/<choice>")
+def choose(choice):
+    """The language switch: remember the choice in this browser and go back to the page."""
+    if choice not in LANGUAGES:
+        abort(404, N_("There is no such language here: English, Deutsch and Français are."))
+    return _remember(choice, redirect(_local(request.args.get("next")), 303))
+
+
+def switch_links() -> list[dict]:
+    """The language switch's links, back to this page (a page a form answered: the start page)."""
+    here = request.full_path.rstrip("?") if request.method == "GET" else "/"
+    return [{"code": code, "name": ENDONYMS[code], "current": code == current_language(),
+             "url": f"/lang/{code}?next={_quote(here)}"} for code in LANGUAGES]
+
+
+def _quote(path: str) -> str:
+    return quote(path, safe="/")
+
+
+def js_messages(messages: tuple[str, ...]) -> Markup:
+    """The translations of the scripts' messages, as JSON for a page's <script type="application/json">."""
+    found = {m: translate(m) for m in messages}
+    return Markup(json.dumps({m: t for m, t in found.items() if t != m}, ensure_ascii=False)
+                  .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def install(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.finalize = _finalize
+    app.jinja_env.globals.update(current_language=current_language, language_links=switch_links,
+                                 localize=localize, number=number)
+    app.jinja_env.filters["localize"] = localize
+    app.register_blueprint(i18n)
+    app.after_request(_remember_asked)
