@@ -17,6 +17,7 @@ from urllib.parse import quote, urlsplit
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, current_app, redirect, request
 from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from .contract import N_, Text
@@ -64,6 +65,29 @@ def localize(value):
     if isinstance(value, str):
         return translate(value)
     return value
+
+
+def _shown_value(value):
+    if isinstance(value, Text):
+        return value.shown(translate, number)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number(value)
+    return value
+
+
+@pass_context
+def _gettext(context, message: str, **variables):
+    """Templates' _() and gettext(): Jinja's own newstyle gettext, with each value in the reader's
+    language too (a Text translated, a number written the locale's way)."""
+    text = Markup(translate(message)) if context.eval_ctx.autoescape else translate(message)
+    return text % {key: _shown_value(value) for key, value in variables.items()}
+
+
+@pass_context
+def _ngettext(context, singular: str, plural: str, num: int, **variables):
+    found = get_translations().ungettext(singular, plural, num)
+    text = Markup(found) if context.eval_ctx.autoescape else found
+    return text % {key: _shown_value(value) for key, value in {"num": num, **variables}.items()}
 
 
 def _finalize(value):
@@ -123,6 +147,8 @@ def install(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
     Babel(app, locale_selector=select_locale)
     app.jinja_env.finalize = _finalize
+    app.jinja_env.newstyle_gettext = True  # as Flask-Babel installs them; ours translate the values too
+    app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     app.jinja_env.globals.update(current_language=current_language, language_links=switch_links,
                                  localize=localize, number=number)
     app.jinja_env.filters["localize"] = localize
