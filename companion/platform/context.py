@@ -16,7 +16,7 @@ from flask import abort, current_app, g, make_response, render_template, request
 
 from . import auth
 from .address import base_for_phones
-from .contract import Game, Viewer, named_texts
+from .contract import Game, Text, Viewer, named_texts
 from .play import Replay, TableError, load_replay, seat_viewer
 from .registry import get_game
 from .schema import CODE_ALPHABET, CODE_LENGTH
@@ -99,7 +99,7 @@ def game_replay(game_no: int | None) -> Replay:
     if game_no is None or game_no == g.table.current_game:
         return g.replay
     if not 1 <= game_no <= g.table.current_game:
-        abort(404, f"Table {g.table.code} has no game {game_no}.")
+        abort(404, Text("Table {code} has no game {game_no}.", code=g.table.code, game_no=game_no))
     try:
         return load_replay(store(), g.table, game_no)
     except TableError as exc:
@@ -127,7 +127,7 @@ def screen_viewer() -> Viewer:
 
 def check_seat_number(seat: int) -> None:
     if not 0 <= seat < len(g.table.seats):
-        abort(404, f"Table {g.table.code} has no seat {seat}.")
+        abort(404, Text("Table {code} has no seat {seat}.", code=g.table.code, seat=seat))
 
 
 def may_play(seat: int) -> bool:
@@ -144,7 +144,7 @@ def seat_required(view):
             token = auth.seat_cookie_token(g.table)
             if token and store().moved_seat(g.table.code, token) == seat:
                 return seat_moved(seat)
-            abort(403, f"This phone does not hold {g.table.seats[seat].name}'s seat. Join the table first.")
+            abort(403, Text("This phone does not hold {name}'s seat. Join the table first.", name=g.table.seats[seat].name))
         return view(*args, seat=seat, **kwargs)
     return wrapped
 

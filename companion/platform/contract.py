@@ -9,6 +9,7 @@ rules raised.
 from __future__ import annotations
 
 import copy
+import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
@@ -40,6 +41,8 @@ class Text(str):
     seats: dict[str, int]
     values: dict
 
+    plural: tuple[str, int] | None = None  # (the plural message, the count that chooses), see plural_text
+
     def __new__(cls, template: str, seats: dict[str, int] | None = None, **values):
         seats = dict(seats or {})
         text = super().__new__(cls, _format(template, {**values, **{k: _seat_words(None, s) for k, s in seats.items()}})
@@ -48,35 +51,58 @@ class Text(str):
         return text
 
     def __reduce__(self):
-        return _text, (self.template, self.seats, self.values)
+        return _text, (self.template, self.seats, self.values, self.plural)
 
     def named(self, names: list[str]) -> "Text":
         """The text with each seat placeholder given the seat's name (a Text still)."""
         if not self.seats:
             return self
         named = {key: _seat_words(names, seat) for key, seat in self.seats.items()}
-        return Text(self.template, **self.values, **named)
+        return _text(self.template, {}, {**self.values, **named}, self.plural)
 
-    def shown(self, translate, number=str) -> str:
+    def shown(self, translate, number=str, plurals=None) -> str:
         """The text in a reader's language: `translate` gives a catalogue message's translation,
-        `number` writes a number as the reader's locale does."""
+        `plurals(singular, plural, n)` a plural message's, `number` writes a number as the reader's
+        locale does."""
+        message = (plurals or _english_plural)(self.template, *self.plural) if self.plural else translate(self.template)
         if not self.values and not self.seats:
-            return translate(self.template)
-        values = {key: _shown(value, translate, number) for key, value in self.values.items()}
-        values.update({key: _shown(_seat_words(None, seat), translate, number) for key, seat in self.seats.items()})
+            return message
+        values = {key: _shown(value, translate, number, plurals) for key, value in self.values.items()}
+        values.update({key: _shown(_seat_words(None, seat), translate, number, plurals) for key, seat in self.seats.items()})
+        for name in _formatted_fields(self.template):  # a number with a format of its own keeps it
+            if name in self.values:
+                values[name] = self.values[name]
         try:
-            return _format(translate(self.template), values)
+            return _format(message, values)
         except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: the English
-            return _format(self.template, values)
+            return _format(self.template if not self.plural else _english_plural(self.template, *self.plural), values)
 
 
-def _text(template: str, seats: dict, values: dict) -> Text:
-    return Text(template, seats, **values)
+def plural_text(singular: str, plural: str, n: int, seats: dict[str, int] | None = None, **values) -> Text:
+    """A Text whose wording depends on the count `n` (one dot, two dots), each language's own way."""
+    return _text(singular, seats or {}, values, (plural, n))
 
 
-def _shown(value, translate, number):
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def _formatted_fields(template: str) -> list[str]:
+    return [name for _literal, name, spec, _conv in string.Formatter().parse(template) if name and spec]
+
+
+def _text(template: str, seats: dict, values: dict, plural: tuple[str, int] | None = None) -> Text:
+    """A Text from its parts; with `plural`, `template` is the singular message and the English reads
+    the one the count chooses."""
+    text = Text(_english_plural(template, *plural) if plural else template, seats, **values)
+    if plural:
+        text.template, text.plural = template, plural
+    return text
+
+
+def _shown(value, translate, number, plurals=None):
     if isinstance(value, Text):
-        return value.shown(translate, number)
+        return value.shown(translate, number, plurals)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return number(value)
     return value

@@ -145,7 +145,7 @@ def _replayed(store: Store, table: TableInfo, game_no: int) -> Replay:
     """The game's whole log, replayed from the start."""
     info = store.game(table.code, game_no)
     if info is None:
-        raise TableError(404, f"Table {table.code} has no game {game_no}.")
+        raise TableError(404, "Table {code} has no game {game_no}.", code=table.code, game_no=game_no)
     entries = store.entries(table.code, game_no)
     game = get_game(info.game)
     eff = effective_entries(entries)
@@ -175,7 +175,7 @@ def check_key(key) -> str | None:
     if key is None or key == "":
         return None
     if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise TableError(400, f"The idempotency key must be printable text of at most {MAX_KEY_LENGTH} characters.")
+        raise TableError(400, "The idempotency key must be printable text of at most {max_key_length} characters.", max_key_length=MAX_KEY_LENGTH)
     return key
 
 
@@ -219,7 +219,7 @@ def record(store: Store, table: TableInfo, seat: int, entry: dict, key: str | No
         rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
             if by_host and seat not in rep.game.waiting_for(rep.state):
-                raise RuleError(f"{table.seats[seat].name} has already entered this; only they can change it.")
+                raise RuleError("{name} has already entered this; only they can change it.", name=table.seats[seat].name)
             payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
         except RuleError as exc:
             # Refused against the log as read; if the log moved on meanwhile (or this very
@@ -265,7 +265,7 @@ def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
     if entry["kind"] == UNDO:
         return _plan_undo(rep, table, seat)
     if entry["kind"] not in rep.game.entry_kinds:
-        raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+        raise RuleError("{title} has no entry of kind {entry!r}.", title=rep.game.title, entry=entry['kind'])
     check_fields(rep.game, entry)
     payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
     return payload, rep.game.apply(rep.state, seat, entry), None, None
@@ -279,7 +279,7 @@ def check_fields(game: Game, entry: dict) -> None:
     if extra:
         extra.sort(key=str)
         has = ", ".join(f'"{f}"' for f in fields) or "no fields besides its kind"
-        raise MalformedEntry(f'A "{kind}" entry has no field "{extra[0]}" (it has: {has}).')
+        raise MalformedEntry('A "{kind}" entry has no field "{extra}" (it has: {has}).', kind=kind, extra=extra[0], has=has)
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):
@@ -329,8 +329,7 @@ def _replayed_without(rep: Replay, target: int, names: list[str]) -> tuple[list,
             state = rep.game.apply(state, e.seat, e.as_entry())
         except RuleError:
             who = names[e.seat] if e.seat is not None and 0 <= e.seat < len(names) else "the host"
-            raise RuleError(f"That entry can't be undone any more: {who} played after it, "
-                            "and that play depends on it.") from None
+            raise RuleError("That entry can't be undone any more: {who} played after it, and that play depends on it.", who=who) from None
     return before, state
 
 
@@ -445,19 +444,19 @@ def checked_log(table: TableInfo, info: GameInfo, entries) -> Replay:
     try:
         start = game.new_state(len(table.seats), info.options)
     except RuleError as exc:
-        raise TableError(422, f"its options do not fit its players: {exc.reason}") from None
+        raise TableError(422, "its options do not fit its players: {reason_value}", reason_value=exc.reason) from None
     rep = Replay(game, info, 0, (), (), (), start)
     for e in entries:
         if e.seq != rep.version + 1:
-            raise TableError(422, f"entry {e.seq} follows entry {rep.version}: the numbers have a gap.")
+            raise TableError(422, "entry {seq} follows entry {version}: the numbers have a gap.", seq=e.seq, version=rep.version)
         if not isinstance(e.seat, int) or not 0 <= e.seat < len(table.seats):
-            raise TableError(422, f"entry {e.seq} is by a seat the table does not have.")
+            raise TableError(422, "entry {seq} is by a seat the table does not have.", seq=e.seq)
         try:
             payload, state, effective, before = _plan(rep, table, e.seat, e.as_entry())
         except RuleError as exc:
-            raise TableError(422, f"entry {e.seq} is one the rules refuse: {exc.named(table.names).reason}") from None
+            raise TableError(422, "entry {seq} is one the rules refuse: {reason_value}", seq=e.seq, reason_value=exc.named(table.names).reason) from None
         if payload != e.payload:
-            raise TableError(422, f"entry {e.seq} does not say what it does as the rules would log it.")
+            raise TableError(422, "entry {seq} does not say what it does as the rules would log it.", seq=e.seq)
         rep = Replay(game, info, e.seq, rep.entries + (e,),
                      tuple(effective) if effective is not None else rep.effective + (e,),
                      tuple(before) if before is not None else rep.before + (rep.state,), state)
@@ -475,7 +474,7 @@ def new_table(store: Store, game_id: str, names, options, pass_and_play: bool = 
         if refusal:
             raise TableError(400, refusal)
     if not game.min_players <= len(names) <= game.max_players:
-        raise TableError(400, f"{game.title} is for {game.min_players} to {game.max_players} players; got {len(names)}.")
+        raise TableError(400, "{title} is for {min_players} to {max_players} players; got {count}.", title=game.title, min_players=game.min_players, max_players=game.max_players, count=len(names))
     if options is None:
         options = {}
     if not isinstance(options, dict):

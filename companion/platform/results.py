@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, render_template, url_for
 
 from .context import store
+from .contract import Text
 from .players import player_record
 from .share import bgstats_link, card_facts, card_png
 
@@ -22,7 +23,7 @@ def _finished_game(game_no: int):
     # a number past the table's games is asked of no database (one beyond 64 bits fits no column)
     info = store().game(g.table.code, game_no) if 1 <= game_no <= g.table.current_game else None
     if info is None:
-        abort(404, f"Table {g.table.code} has no game {game_no}.")
+        abort(404, Text("Table {code} has no game {game_no}.", code=g.table.code, game_no=game_no))
     if info.finished_at is None or not info.result:
         abort(409, "This game is not over yet: its result card comes at the end.")
     return info

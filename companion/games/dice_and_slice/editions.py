@@ -20,7 +20,7 @@ from sqlalchemy import JSON, Column, MetaData, String, Table, inspect, select
 
 from companion.platform import auth
 from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 from companion.platform.play import name_refusal
 from companion.platform.storage import Document
 
@@ -104,8 +104,7 @@ def own_edition(name: str) -> Document:
     """The stored edition `name` if this browser may change it; NotYours (or RuleError if missing)."""
     doc = _editions().get(name) if name else None
     if doc is None:
-        raise RuleError(f"There is no saved edition called {name!r} (it may have been renamed or deleted); "
-                        "nothing was changed.")
+        raise RuleError("There is no saved edition called {name!r} (it may have been renamed or deleted); nothing was changed.", name=name)
     if not auth.is_this_browser(doc.owner):
         raise NotYours(_not_yours(doc))
     return doc
@@ -133,7 +132,7 @@ def _valid_name(name: str) -> str:
     and nothing a browser reads as a folder."""
     name = " ".join((name or "").split())
     if not name or len(name) > MAX_NAME_LENGTH:
-        raise RuleError(f"Give the edition a name of 1 to {MAX_NAME_LENGTH} characters.")
+        raise RuleError("Give the edition a name of 1 to {max_name_length} characters.", max_name_length=MAX_NAME_LENGTH)
     refusal = name_refusal(name, "An edition's name", MAX_NAME_LENGTH)
     if refusal:
         raise RuleError(refusal)
@@ -170,8 +169,7 @@ def _checked_edition(data) -> None:
 
 
 def _taken(name: str) -> RuleError:
-    return RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
-                     "edition to change it). Nothing was saved.")
+    return RuleError("There is already an edition called {name!r}; choose another name (or open that edition to change it). Nothing was saved.", name=name)
 
 
 def _checked_save(form, original: str | None) -> tuple[str, dict]:
@@ -197,7 +195,7 @@ def _import_as(name: str, data: dict) -> str:
         candidate = name if n == 1 else _numbered(name, n)
         if _editions().create(candidate, data, auth.browser_id()):
             return candidate
-    raise RuleError(f"There are too many editions called {name!r} already; give this one another name.")
+    raise RuleError("There are too many editions called {name!r} already; give this one another name.", name=name)
 
 
 # ---- pages --------------------------------------------------------------------------------------
@@ -230,7 +228,7 @@ def edition_new():
         return _editor("", blank_model(), readonly=False, new=True, blank=True)
     data = default_edition_data() if source == "default" else edition_data(source)
     if data is None:
-        abort(404, f"There is no edition called {source!r}.")
+        abort(404, Text("There is no edition called {source!r}.", source=source))
     # a copy is a new edition: it must not keep the source's label and note (the default's say
     # "Companion default edition (the project's own design…)", which would mislabel the copy)
     name = "" if source == "default" else f"{source} (copy)"
@@ -241,7 +239,7 @@ def edition_new():
 def edition_show(name):
     doc = _editions().get(name)
     if doc is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     mine = auth.is_this_browser(doc.owner)
     return _editor(name, model_from_edition(doc.data), readonly=not mine, new=False, mine=mine,
                    ownerless=doc.owner is None)
@@ -300,7 +298,7 @@ def edition_delete():
 def edition_export(name):
     data = edition_data(name)
     if data is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     file_name = name.replace("/", "-").replace("\\", "-") + ".edition.json"
     return send_file(io.BytesIO(edition_file(name, data)), mimetype="application/json", as_attachment=True,
                      download_name=file_name, max_age=0)
@@ -336,7 +334,7 @@ def edition_import():
 def edition_share(name):
     data = edition_data(name)
     if data is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     code = share_code(name, data)
     link = absolute_url(url_for("dice_and_slice.edition_receive", packed=code)) if code else None
     return render_template("dice_and_slice/editions_share.html", name=name, link=link,

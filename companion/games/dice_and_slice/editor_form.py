@@ -53,7 +53,7 @@ FACE_SHAPES = [
 
 
 def _fail(msg: str):
-    raise RuleError(f"Edition problem: {msg}.")
+    raise RuleError("Edition problem: {msg}.", msg=msg)
 
 
 def _padded(rows: list, size: int, blank) -> list:
@@ -189,7 +189,7 @@ def _whole(raw, problem: str) -> int:
     try:
         return int(str(raw).strip())
     except ValueError:
-        raise RuleError(f"Edition problem: {problem}.") from None
+        raise RuleError("Edition problem: {problem}.", problem=problem) from None
 
 
 def _bonus(i: int, bonus: dict, toppings: list[dict]) -> list[str] | None:

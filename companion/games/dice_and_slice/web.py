@@ -159,7 +159,7 @@ def _roll_entry(form, ctx) -> dict:
     faces = {d: _whole(form, f"face_{d}") for d in DIE_NAMES}
     for d, n in faces.items():
         if n is None:
-            raise RuleError(f"Tap the face that die {d} shows.")
+            raise RuleError("Tap the face that die {d} shows.", d=d)
     return {"kind": "roll", "faces": faces}
 
 
@@ -300,7 +300,7 @@ def create_options(form, players) -> dict:
         return {"edition": "default", "side": side, "first": first}  # normalize_options stores the default's data
     data = editions.edition_data(name)
     if data is None:
-        raise RuleError(f"There is no edition called {name!r}.")
+        raise RuleError("There is no edition called {name!r}.", name=name)
     return {"edition": data, "side": side, "first": first}
 
 

@@ -12,5 +12,5 @@ def normalize_mode(value) -> str:
     if value is None or value is False:
         return "off"
     if value not in MODES:
-        raise rules.RuleError(f"The coach option is one of: {', '.join(MODES)}; got {value!r}.")
+        raise rules.RuleError("The coach option is one of: {modes}; got {value!r}.", modes=', '.join(MODES), value=value)
     return value

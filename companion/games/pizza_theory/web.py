@@ -12,7 +12,7 @@ import secrets
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
 from companion.platform.context import PlayContext, game_replay, may_play, reload_replay, screen_viewer, store
-from companion.platform.contract import RuleError, Viewer, named_texts
+from companion.platform.contract import RuleError, Text, Viewer, named_texts
 from companion.platform.gameweb import GameWeb, int_field
 from companion.platform.kept import KeptDrawings
 from companion.platform.play import TableError, record
@@ -40,9 +40,9 @@ def entry_from_form(form, ctx) -> dict:
     if kind == "place":
         return {"kind": "place", "space": _space(form)}
     if kind == "cut":
-        return {"kind": "cut", "line": int_field(form, "line", "a line", 1, 6)}
+        return {"kind": "cut", "line": int_field(form, "line", Text("a line"), 1, 6)}
     if kind == "neutral":
-        line = int_field(form, "nline", "the line the neutral die shows", 1, 6)
+        line = int_field(form, "nline", Text("the line the neutral die shows"), 1, 6)
         return {"kind": "neutral", "line": line, "space": None if form.get("space") == "none" else _space(form)}
     raise RuleError("Tap a space or a line.")
 
@@ -247,7 +247,7 @@ bp = Blueprint("pizza_theory", __name__)
 
 def _pt_table():
     if g.table.game != GAME_ID:
-        abort(404, f"Table {g.table.code} is not playing Pizza Theory.")
+        abort(404, Text("Table {code} is not playing Pizza Theory.", code=g.table.code))
     return g.table
 
 
@@ -257,7 +257,7 @@ def _record_cuts(table) -> None:
     if PlayContext(table, rep, screen_viewer()).view["phase"] != "cut":
         raise RuleError("The cuts are entered once every topping of the round is down.")
     waiting = rep.game.waiting_for(rep.state)
-    lines = {s: int_field(request.form, f"line{s}", f"{table.seats[s].name}'s line", 1, 6) for s in waiting}
+    lines = {s: int_field(request.form, f"line{s}", Text("{name}'s line", name=table.seats[s].name), 1, 6) for s in waiting}
     for s in waiting:
         _, rep, _ = record(store(), table, s, {"kind": "cut", "line": lines[s]}, replay=rep, by_host=True)
 
@@ -316,7 +316,7 @@ def create_options(form, players) -> dict:
         return {}
     if choice == "random":
         return {"first_seat": secrets.randbelow(max(players, 1))}
-    return {"first_seat": int_field(form, "pizza_theory_first", "the first player", 0, 2)}
+    return {"first_seat": int_field(form, "pizza_theory_first", Text("the first player"), 0, 2)}
 
 
 WEB = GameWeb(

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, has_app_context, jsonify, render_template, r
 
 from companion.platform import auth
 from companion.platform.context import Collection, collection
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 
 from .rules.builtin import BUILTIN
 from .rules.sheet import load_sheet
@@ -105,7 +105,7 @@ def library_page():
 def sheet_page(sheet_id):
     data = sheet_data(sheet_id)
     if data is None:
-        abort(404, f"There is no sheet {sheet_id[:40]!r}.")
+        abort(404, Text("There is no sheet {sheet_id!r}.", sheet_id=sheet_id[:40]))
     sheet = load_sheet(data)
     return render_template("score_sheet/sheet_page.html", sheet_id=sheet_id, sheet=sheet.data(),
                            rows=[{**row.spec(), "range": row_range(row)} for row in sheet.rows])

@@ -68,7 +68,7 @@ def _is_int(v) -> bool:
 
 
 def _fail(msg: str):
-    raise RuleError(f"Edition problem: {msg}.")
+    raise RuleError("Edition problem: {msg}.", msg=msg)
 
 
 # the parts of an edition in a player's words

@@ -51,7 +51,7 @@ class Formula:
 
 
 def _refuse(label: str, why: str) -> RuleError:
-    return RuleError(f"The formula of {label} {why}.", rule="SS-6")
+    return RuleError("The formula of {label} {why}.", rule="SS-6", label=label, why=why)
 
 
 def _check_leaf(node: ast.AST, label: str, names: tuple[str, ...]) -> None:
@@ -131,8 +131,7 @@ def checked_formula(label: str, expression: str, inputs: tuple[tuple[str, int, i
         raise _refuse(label, f"has {operators} operators; at most {MAX_OPERATORS} are allowed")
     combinations = math.prod(high - low + 1 for _name, low, high in inputs)
     if combinations > MAX_COMBINATIONS:
-        raise RuleError(f"The inputs of {label} together allow {combinations} combinations; narrow their "
-                        f"ranges to at most {MAX_COMBINATIONS} so the formula can be checked.", rule="SS-6")
+        raise RuleError("The inputs of {label} together allow {combinations} combinations; narrow their ranges to at most {max_combinations} so the formula can be checked.", rule="SS-6", label=label, combinations=combinations, max_combinations=MAX_COMBINATIONS)
     formula = Formula(label, expression.strip(), names)
     _check_results(formula, inputs)
     return formula

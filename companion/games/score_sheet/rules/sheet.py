@@ -176,8 +176,7 @@ def _row(raw: Any, number: int, budget: list[int]) -> Row:
     if kind == "formula":
         budget[0] -= _combinations(row.inputs)
         if budget[0] < 0 and _combinations(row.inputs) <= MAX_COMBINATIONS:
-            raise RuleError(f"The formulas of a sheet together may have at most {MAX_SHEET_COMBINATIONS} "
-                            f"combinations of inputs to check; {label} goes beyond that.", rule="SS-6")
+            raise RuleError("The formulas of a sheet together may have at most {max_sheet_combinations} combinations of inputs to check; {label} goes beyond that.", rule="SS-6", max_sheet_combinations=MAX_SHEET_COMBINATIONS, label=label)
         row.formula  # noqa: B018 - checked over every combination of its inputs (SS-6)
     return row
 
