@@ -53,8 +53,10 @@ def translate(message: str) -> str:
 
 
 def number(value) -> str:
-    """A number as the reader's locale writes it (1,234.5 / 1.234,5 / 1 234,5)."""
-    return format_decimal(value, locale=current_language())
+    """A number as the reader's locale writes it (1.234,5 in German, 1 234,5 in French); English
+    keeps the plain digits the rules write (1234.5)."""
+    language = current_language()
+    return str(value) if language == LANGUAGES[0] else format_decimal(value, locale=language)
 
 
 def localize(value):
