@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.contract import MalformedEntry, RuleError, Text
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = (
@@ -33,19 +33,19 @@ BOXES = UPPER + LOWER
 BOX_INDEX = {box: at for at, box in enumerate(BOXES)}
 
 BOX_LABELS = {
-    "ones": "Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "three_of_a_kind": "3 of a Kind",
-    "four_of_a_kind": "4 of a Kind",
-    "full_house": "Full House",
-    "small_straight": "Small Straight",
-    "large_straight": "Large Straight",
-    "dicez": "DiceZ",
-    "chance": "Chance",
+    "ones": Text("Ones"),
+    "twos": Text("Twos"),
+    "threes": Text("Threes"),
+    "fours": Text("Fours"),
+    "fives": Text("Fives"),
+    "sixes": Text("Sixes"),
+    "three_of_a_kind": Text("3 of a Kind"),
+    "four_of_a_kind": Text("4 of a Kind"),
+    "full_house": Text("Full House"),
+    "small_straight": Text("Small Straight"),
+    "large_straight": Text("Large Straight"),
+    "dicez": Text("DiceZ"),
+    "chance": Text("Chance"),
 }
 
 FULL_HOUSE_SCORE = 25

@@ -19,6 +19,7 @@ from companion.platform.play import TableError, record
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value
+from .rules.resolve import COLOUR_WORDS
 
 GAME_ID = "pizza_theory"
 
@@ -103,16 +104,18 @@ def _sheet_marks(view, me, hints) -> dict:
 
 def _why(ch) -> str:
     if ch["why"] == "replaced":
-        return f"{ch['to']} has the most in slice {ch['slice']}"
+        return Text("{colour} has the most in slice {slice}", colour=COLOUR_WORDS[ch["to"]], slice=ch["slice"])
     if ch["why"] == "supply_out":  # PT-12: the leader's replacements ran out
         lead = ch["leader"]
-        return f"slice {ch['slice']}: {lead} ({LETTERS[lead]}) has the most here but no {lead} topping left"
-    return f"slice {ch['slice']} is a tie"
+        return Text("slice {slice}: {colour} ({letter}) has the most here but no {colour} topping left",
+                    slice=ch["slice"], colour=COLOUR_WORDS[lead], letter=LETTERS[lead])
+    return Text("slice {slice} is a tie", slice=ch["slice"])
 
 
 def _checklist_item(n: int, ch, board) -> dict:
     frm, to = ch["from"], ch["to"]
-    action = f"Swap the {frm} topping for a {to} one" if to else f"Take the {frm} topping off and leave the space empty"
+    action = (Text("Swap the {frm} topping for a {to} one", frm=COLOUR_WORDS[frm], to=COLOUR_WORDS[to]) if to
+              else Text("Take the {frm} topping off and leave the space empty", frm=COLOUR_WORDS[frm]))
     return {"n": n, "space": ch["space"], "value": space_value(ch["space"]), "from": frm, "to": to,
             "from_letter": LETTERS[frm], "to_letter": LETTERS.get(to, "–"), "action": action, "why": _why(ch),
             "where": hex_at(board, ch["space"])["where"], "slice": ch["slice"], "kind": ch["why"]}
@@ -331,6 +334,6 @@ WEB = GameWeb(
     offline_scripts=("pizza_theory/offline.js",),
     view_styles=("pizza_theory/view.css",),
     blueprint=bp,
-    host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),
-                ("Round-by-round replay", "pizza_theory.replay")),
+    host_links=((Text("Enter everyone's cut from the dice"), "pizza_theory.host_cuts"),
+                (Text("Round-by-round replay"), "pizza_theory.replay")),
 )

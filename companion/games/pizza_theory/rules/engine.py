@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from companion.platform.contract import N_, MalformedEntry, RuleError, SeatText, Text
 from .board import Board, load_board
-from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
+from .resolve import COLOUR_WORDS, COLOURS, TOPPINGS, Outcome, resolve_masks
 
 BOARD: Board = load_board()
 NEUTRAL = 2  # colour index of the neutral colour in the two-player game (green)
@@ -160,10 +160,10 @@ def _advance(st: State) -> State:
         seat = st.order[turn]
         if st.supply[seat] == 0:
             notes.append(SeatText("{player} ({colour}) has no topping left in supply and skips adding.",
-                                  {"player": seat}, colour=COLOURS[seat]))
+                                  {"player": seat}, colour=COLOUR_WORDS[COLOURS[seat]]))
         elif not _legal_mask(st.masks, seat):
             notes.append(SeatText("{player} ({colour}) has no legal space and skips adding.",
-                                  {"player": seat}, colour=COLOURS[seat]))
+                                  {"player": seat}, colour=COLOUR_WORDS[COLOURS[seat]]))
         else:
             break
         turn += 1
@@ -178,12 +178,12 @@ def _place(st: State, seat: int, entry: dict) -> State:
     if st.phase != ADD:
         raise RuleError("Toppings are added at the start of a round; now is the {st}.", st=_phase_name(st))
     if st.order[st.turn] != seat:
-        raise RuleError("It is {colour}'s turn to add a topping.", rule="PT-6", colour=COLOURS[st.order[st.turn]])
+        raise RuleError("It is {colour}'s turn to add a topping.", rule="PT-6", colour=COLOUR_WORDS[COLOURS[st.order[st.turn]]])
     i = _space_index(entry.get("space"))
     bit = 1 << i
     for c in range(3):
         if st.masks[c] & bit:
-            raise RuleError("That space already holds a {colour} topping.", rule="PT-5", colour=COLOURS[c])
+            raise RuleError("That space already holds a {colour} topping.", rule="PT-5", colour=COLOUR_WORDS[COLOURS[c]])
     if BOARD.neighbour_mask[i] & st.masks[seat]:
         raise RuleError("That space touches one of your own toppings; pick a space away from them.", rule="PT-5")
     masks = list(st.masks)
@@ -236,7 +236,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
     if st.phase != NEUTRAL_ROLL:
         raise RuleError("The neutral roll comes after adding toppings and before cutting; now is the {st}.", st=_phase_name(st))
     if seat != st.order[0]:
-        raise RuleError("The first player this round ({colour}) rolls for the neutral colour.", rule="PT-15", colour=COLOURS[st.order[0]])
+        raise RuleError("The first player this round ({colour}) rolls for the neutral colour.", rule="PT-15", colour=COLOUR_WORDS[COLOURS[st.order[0]]])
     line = _line(entry)
     room = _neutral_mask(st.masks, line)
     space = entry.get("space")
