@@ -295,12 +295,24 @@ def _outside_brackets(text: str) -> str:
         text = stripped
 
 
+def _sheet_words() -> set[str]:
+    """Score sheet's sheets are the published games' own (their names and the rows their scoring
+    names), or a designer's: the words of a sheet are the sheet's, as it was written."""
+    from companion.games.score_sheet.rules.builtin import BUILTIN
+    words = set()
+    for sheet in BUILTIN.values():
+        words |= {sheet["name"], *(row["label"] for row in sheet["rows"]),
+                  *(i["name"] for row in sheet["rows"] for i in row.get("inputs", ())),
+                  *(row["expression"] for row in sheet["rows"] if "expression" in row)}
+    return words
+
+
 def test_every_page_shows_only_catalogue_messages(reader, pages):
     """Read in the pseudo-language, whatever a page shows that is not a catalogue message is a name,
     a code or a number: nothing is left in English by a template, the web layer or the rules."""
     unmarked = {}
     for name, path, table in pages:
-        kept = KEPT | set(PLAYERS) | ({table["code"]} if table else set())
+        kept = KEPT | set(PLAYERS) | ({table["code"]} if table else set()) | _sheet_words()
         # a message may hold tags, so its brackets may open in one text and close in another
         shown = _outside_brackets("\n".join(visible_texts(_read(reader, path, table, lang=PSEUDO))))
         for text in shown.split("\n"):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 
-from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data
+from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, topping_word
 from .rules.engine import SCORABLE_SIZES
 from .rules.geometry import MAX_SLICE, SQ_H, SQ_W
 
@@ -34,21 +34,21 @@ ORDINARY_FACES = [{(1, 1)}, {(0, 0), (2, 2)}, {(0, 0), (1, 1), (2, 2)}, {(0, 0),
 # One tap on a shape draws it on a face. A face may be turned and slid when it is drawn (DS-5), so one
 # picture stands for every turn and place of its shape; an odd face is ticked dot by dot instead.
 FACE_SHAPES = [
-    ("one dot", {(1, 1)}),
-    ("two dots side by side", {(0, 0), (1, 0)}),
-    ("two dots one space apart", {(0, 0), (2, 0)}),
-    ("two dots touching corner to corner", {(0, 0), (1, 1)}),
-    ("two dots in opposite corners", {(0, 0), (2, 2)}),
-    ("two dots, the lower one a step left and two down", {(1, 0), (0, 2)}),
-    ("two dots, the lower one a step right and two down", {(0, 0), (1, 2)}),
-    ("three dots in a line", {(0, 0), (1, 0), (2, 0)}),
-    ("three dots corner to corner", {(0, 0), (1, 1), (2, 2)}),
-    ("three dots in a corner", {(0, 0), (0, 1), (1, 1)}),
-    ("four dots in a square", {(0, 0), (1, 0), (0, 1), (1, 1)}),
-    ("four dots in the corners", {(0, 0), (2, 0), (0, 2), (2, 2)}),
-    ("five dots like a die's five", {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}),
-    ("five dots in a cross", {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)}),
-    ("six dots in two lines", {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}),
+    (Text("one dot"), {(1, 1)}),
+    (Text("two dots side by side"), {(0, 0), (1, 0)}),
+    (Text("two dots one space apart"), {(0, 0), (2, 0)}),
+    (Text("two dots touching corner to corner"), {(0, 0), (1, 1)}),
+    (Text("two dots in opposite corners"), {(0, 0), (2, 2)}),
+    (Text("two dots, the lower one a step left and two down"), {(1, 0), (0, 2)}),
+    (Text("two dots, the lower one a step right and two down"), {(0, 0), (1, 2)}),
+    (Text("three dots in a line"), {(0, 0), (1, 0), (2, 0)}),
+    (Text("three dots corner to corner"), {(0, 0), (1, 1), (2, 2)}),
+    (Text("three dots in a corner"), {(0, 0), (0, 1), (1, 1)}),
+    (Text("four dots in a square"), {(0, 0), (1, 0), (0, 1), (1, 1)}),
+    (Text("four dots in the corners"), {(0, 0), (2, 0), (0, 2), (2, 2)}),
+    (Text("five dots like a die's five"), {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}),
+    (Text("five dots in a cross"), {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)}),
+    (Text("six dots in two lines"), {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}),
 ]
 
 
@@ -96,9 +96,9 @@ def model_from_edition(data: dict) -> dict:
     bonuses = [{"counts": _padded([b["toppings"].count(n) or "" for n in names], rows, str), "points": b["points"]}
                for b in data["topping_bonuses"]]
     return {
-        "label": data["label"], "note": data["note"],
+        "label": topping_word(data["label"]), "note": topping_word(data["note"]),  # the default's, translated
         "dice": {d: [{(x, y) for x, y in face} for face in data["dice"][d]] for d in DIE_NAMES},
-        "toppings": _padded([{"letter": letters[n], "name": n} for n in names], rows, lambda: {"letter": "", "name": ""}),
+        "toppings": _padded([{"letter": letters[n], "name": topping_word(n)} for n in names], rows, lambda: {"letter": "", "name": ""}),
         "squares": squares,
         "bonuses": _padded(bonuses, len(bonuses) + 3, lambda: _blank_bonus(rows)),
         "points": list(data["slice_points"]),

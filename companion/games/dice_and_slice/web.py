@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 from companion.platform.gameweb import GameWeb
 from companion.platform.kept import KeptByIdentity, KeptDrawings
 
@@ -316,5 +316,5 @@ WEB = GameWeb(
     offline_scripts=("dice_and_slice/offline.js",),
     view_styles=("dice_and_slice/view.css",),
     blueprint=editions.bp,
-    host_links=(("Editions: match the dice and sheets to your copy", "dice_and_slice.editions"),),
+    host_links=((Text("Editions: match the dice and sheets to your copy"), "dice_and_slice.editions"),),
 )

@@ -81,7 +81,7 @@ def _scoreboard(view, names) -> list[dict]:
              "has_chosen": s["has_chosen"], "to_place": s["to_place"]} for s in view["seats"]]
     if view["neutral"]:
         nv = view["neutral"]
-        rows.append({"seat": None, "name": "Neutral", "colour": "green", "letter": "G", "label": "",
+        rows.append({"seat": None, "name": Text("Neutral"), "colour": "green", "letter": "G", "label": "",
                      "supply": nv["supply"], "on_board": nv["on_board"], "has_chosen": False, "to_place": False})
     return rows
 
@@ -146,7 +146,7 @@ def _round_scores(res, names) -> list[dict]:
     for c in res["cuts"]:
         colour = c["colour"]
         before, after = res["on_board_before"][colour], res["on_board_after"][colour]
-        rows.append({"who": "Neutral die" if c["neutral"] else names[c["seat"]], "colour": colour,
+        rows.append({"who": Text("Neutral die") if c["neutral"] else names[c["seat"]], "colour": colour,
                      "letter": LETTERS[colour], "line": c["line"], "before": before, "after": after, "gain": after - before,
                      "would_be": res["would_be"][colour]})
     return rows
@@ -160,7 +160,7 @@ def reveal(res, names, corner: int, *, you: bool, x_spaces=(), seat=None) -> dic
                        cuts=[(c["family"], c["k"], c["colour"]) for c in res["cuts"]],
                        slices=[s["spaces"] for s in res["slices"]], changes=[ch["space"] for ch in res["changes"]],
                        you=you)
-    cuts = [{"who": "Neutral die" if c["neutral"] else names[c["seat"]], "colour": c["colour"],
+    cuts = [{"who": Text("Neutral die") if c["neutral"] else names[c["seat"]], "colour": c["colour"],
              "letter": LETTERS[c["colour"]], "line": c["line"], "corner": c["board_label"]} for c in res["cuts"]]
     return {"round": res["round"], "board": board, "cuts": cuts, "slices": res["slices"], "safe": res["safe"],
             "checklist": [_checklist_item(n, ch, board) for n, ch in enumerate(res["changes"], 1)],

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from companion.platform.contract import RuleError
+from companion.platform.contract import N_, RuleError, Text
 from .geometry import MAX_SLICE, SQ_H, SQ_W
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "default_edition.json"
@@ -116,7 +116,8 @@ def _row_toppings(where: str, cy: int, row, legend: dict) -> list[tuple[int, str
             continue
         if ch not in legend:
             _fail(f"{where}, row {cy + 1}, square {cx + 1} holds the letter {_quoted(ch)}, which names no topping")
-        out.append((cy * SQ_W + cx, legend[ch].strip()))
+        kind = legend[ch]  # kept as it is when already trimmed: the default edition's words are Texts
+        out.append((cy * SQ_W + cx, kind if kind == kind.strip() else kind.strip()))
     return out
 
 
@@ -231,6 +232,7 @@ def _slice_points(sp) -> tuple[int, ...]:
 def load_edition(data) -> Edition:
     """Validate an edition (dict) and build it; RuleError names the first problem found."""
     _check_keys(data)
+    data = _readable(data)
     _check_unicode(data)
     _check_texts(data["label"], data["note"])
     dice = _dice(data["dice"])
@@ -241,10 +243,36 @@ def load_edition(data) -> Edition:
     return Edition(data["label"], data["note"], dice, sides, bonuses, slice_points, canonical)
 
 
+# the default edition's words, read in each player's language (an edition a player made keeps theirs)
+DEFAULT_WORDS = (N_("mushroom"), N_("olive"), N_("pepper"), N_("basil"), N_("pineapple"),
+                 N_("Companion default edition (the project's own design, not the publisher's)"),
+                 N_("The die faces, topping layouts, topping bonuses and slice points of the published game could "
+                    "not be found. Everything here was designed by the companion project so the app is playable. "
+                    "If your copy differs, edit this data (or paste your own edition into the table options) to "
+                    "match it."))
+
+
+def topping_word(kind: str) -> str:
+    """A topping's name as players read it: the default edition's words translated, others as typed."""
+    kind = kind.strip()
+    return Text(kind) if kind in DEFAULT_WORDS else kind
+
+
+def _readable(value):
+    """The default edition's words as Texts, translated wherever they are shown."""
+    if isinstance(value, str) and value in DEFAULT_WORDS:
+        return Text(value)
+    if isinstance(value, dict):
+        return {key: _readable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_readable(item) for item in value]
+    return value
+
+
 @lru_cache(maxsize=1)
 def default_edition() -> Edition:
     with open(DEFAULT_PATH, encoding="utf-8") as f:
-        return load_edition(json.load(f))
+        return load_edition(_readable(json.load(f)))
 
 
 def default_edition_data() -> dict:
