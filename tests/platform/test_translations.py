@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGUES = ROOT / "companion" / "translations"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PSEUDO = "eo"  # a language we do not ship: the test gives it a catalogue of bracketed messages
-OPEN, CLOSE = "\u27e6", "\u27e7"
 GAME_IDS = [gid for gid, game in GAMES.items() if game.web is not None]
 PLAYERS = ("Ann", "Ben", "Cleo")
 # words a page shows in every language: the games' and the app's names, the language switch
@@ -84,7 +83,7 @@ def visible_texts(html: str) -> list[str]:
 def words_left(text: str, kept: set[str]) -> list[str]:
     """The words of `text` that are not names, codes, numbers or words every language keeps."""
     for word in sorted(kept, key=len, reverse=True):
-        text = text.replace(word, " ")
+        text = re.sub(r"(?<!\w)" + re.escape(word) + r"(?!\w)", " ", text)
     return [w for w in re.findall(r"[^\W\d_]{2,}", text) if not re.fullmatch(r"[A-Z]{1,3}", w)]
 
 
@@ -212,15 +211,27 @@ def test_the_rules_are_translated_with_every_rule_number(gid, lang):
 
 
 # ---- every page, read in each language ---------------------------------------------------------------
+ACCENTED = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                         "åƀçďëƒĝĥïĵķĺṁňöṗʠŕşţüṽŵẋýžÅƁÇĎËƑĜĤÏĴĶĹṀŇÖṖꝖŔŞŢÜṼŴẊÝŽ")
+KEPT_IN_MESSAGE = re.compile(r"(%\(\w+\)[sd]|\{[^{}]*\}|<[^>]*>|&\w+;)")
+
+
+def pseudo(message: str) -> str:
+    """A message in the pseudo-language: its words with accented letters (so an English word a page
+    shows, even inside a message's value, is told apart), its placeholders and tags as they are."""
+    return "".join(part if KEPT_IN_MESSAGE.fullmatch(part) else part.translate(ACCENTED)
+                   for part in KEPT_IN_MESSAGE.split(message))
+
+
 def _pseudo_catalogue(folder: Path) -> None:
     catalog = Catalog(locale=PSEUDO)
     for m in _template():
         if not m.id:
             continue
         if isinstance(m.id, (tuple, list)):
-            catalog.add(m.id, tuple(OPEN + s + CLOSE for s in m.id))
+            catalog.add(m.id, tuple(pseudo(s) for s in m.id))
         else:
-            catalog.add(m.id, OPEN + m.id + CLOSE)
+            catalog.add(m.id, pseudo(m.id))
     target = folder / PSEUDO / "LC_MESSAGES"
     target.mkdir(parents=True)
     with open(target / "messages.mo", "wb") as f:
@@ -287,14 +298,6 @@ def _read(app, path, table, lang: str | None = None, accept: str | None = None) 
     return resp.get_data(as_text=True)
 
 
-def _outside_brackets(text: str) -> str:
-    while True:
-        stripped = re.sub(OPEN + "[^" + OPEN + CLOSE + "]*" + CLOSE, " ", text)
-        if stripped == text:
-            return text
-        text = stripped
-
-
 def _sheet_words() -> set[str]:
     """Score sheet's sheets are the published games' own (their names and the rows their scoring
     names), or a designer's: the words of a sheet are the sheet's, as it was written."""
@@ -313,11 +316,10 @@ def test_every_page_shows_only_catalogue_messages(reader, pages):
     unmarked = {}
     for name, path, table in pages:
         kept = KEPT | set(PLAYERS) | ({table["code"]} if table else set()) | _sheet_words()
-        # a message may hold tags, so its brackets may open in one text and close in another
-        shown = _outside_brackets("\n".join(visible_texts(_read(reader, path, table, lang=PSEUDO))))
-        for text in shown.split("\n"):
-            if words_left(text, kept):
-                unmarked.setdefault(name, []).append(text.strip()[:80])
+        for text in visible_texts(_read(reader, path, table, lang=PSEUDO)):
+            english = [w for w in words_left(text, kept) if w.isascii()]
+            if english:
+                unmarked.setdefault(name, []).append(f"{text.strip()[:80]} ({' '.join(english)})")
     assert not unmarked, "texts not from the catalogues:\n" + "\n".join(f"{k}: {v[:6]}" for k, v in unmarked.items())
 
 
