@@ -1,5 +1,20 @@
 // Small progressive enhancements; every page works without this file.
 
+// The reader's language: the page carries the translations of the scripts' messages (templates/base.html,
+// companion/platform/i18n.py); t("... {name} ...", {name: value}) is a message in the reader's language.
+window.companionText = (function () {
+  let messages = null;
+  return function (message, values) {
+    if (messages === null) {
+      const data = document.getElementById("js-messages");
+      try { messages = data ? JSON.parse(data.textContent) : {}; } catch (e) { messages = {}; }
+    }
+    return (messages[message] || message).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  };
+})();
+
 // htmx's settings, made before it starts (on DOMContentLoaded; it comes first in the same file): a refusal
 // (422) or a conflict (409) is swapped in like any answer, as it says why; no history cache; no inline
 // styles, no eval and no scripts from answers (the pages' Content-Security-Policy forbids them).
@@ -11,6 +26,7 @@ Object.assign(htmx.config, {
 
 (function () {
   "use strict";
+  const t = window.companionText;
   // Keep the screen on while a game is open, so a sheet does not go dark between rolls.
   let lock = null;
   async function keepAwake() {
@@ -31,6 +47,7 @@ Object.assign(htmx.config, {
 // A tap sent while the phone has no connection is kept on the phone instead (see below).
 (function () {
   "use strict";
+  const t = window.companionText;
   const TAP = /\/t\/[^/]+\/s\/\d+\/(entries|undo)$/;      // every game's entry forms and Undo
   const PREVIEW = /\/t\/[^/]+\/s\/\d+\/preview$/;          // needs the server: never kept
   const STORE = "companion-waiting-taps";
@@ -178,7 +195,7 @@ Object.assign(htmx.config, {
     if (answer.ok) {
       q.refused = null;
     } else {
-      q.refused = reasonFrom(answer.text) || "the server answered " + answer.status + ".";
+      q.refused = reasonFrom(answer.text) || t("the server answered {status}.", {status: answer.status});
       q.held = q.taps.length > 0;
     }
     save(q);
@@ -253,7 +270,7 @@ Object.assign(htmx.config, {
   });
   document.addEventListener("htmx:responseError", (evt) => {
     const xhr = evt.detail.xhr;
-    notice("Not saved: " + (reasonFrom(xhr.responseText) || "the server answered " + xhr.status + ". Tap again."));
+    notice(t("Not saved: {reason}", {reason: reasonFrom(xhr.responseText) || t("the server answered {status}. Tap again.", {status: xhr.status})}));
   });
   document.addEventListener("htmx:sendError", (evt) => {
     const what = kind(evt.detail);
@@ -264,8 +281,8 @@ Object.assign(htmx.config, {
       show(load());
     } else {  // a step the server draws (a move, a choice to look at) saves nothing: it only cannot be shown
       const get = evt.detail.requestConfig && evt.detail.requestConfig.verb === "get";
-      notice((get ? "No connection: this step needs the server." : "Not saved: no connection.") +
-             " Tap again when the phone is back online.");
+      notice(get ? t("No connection: this step needs the server. Tap again when the phone is back online.")
+                 : t("Not saved: no connection. Tap again when the phone is back online."));
     }
   });
   window.addEventListener("online", () => {
@@ -302,6 +319,7 @@ Object.assign(htmx.config, {
 // down (a restart, a proxy that will not hold it, no EventSource) the page asks every 20 s instead.
 (function () {
   "use strict";
+  const t = window.companionText;
   const POLL_MS = 20000;
   let source = null;
   // htmx settles swapped-in content 20 ms after the swap: until then a new fragment does not listen
@@ -454,6 +472,7 @@ Object.assign(htmx.config, {
 // part goes back to the same control, else to the first one there.
 (function () {
   "use strict";
+  const t = window.companionText;
   let before = null;
   const texts = () => Array.from(document.querySelectorAll("main [data-announce], main [role=alert]"))
     .filter((el) => !el.closest("#tap-queue")).map((el) => el.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);

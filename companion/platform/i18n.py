@@ -12,6 +12,9 @@ every printed Text is translated by the Jinja finalize hook).
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
+from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from babel.numbers import format_decimal
@@ -142,11 +145,32 @@ def _quote(path: str) -> str:
     return quote(path, safe="/")
 
 
-def js_messages(messages: tuple[str, ...]) -> Markup:
-    """The translations of the scripts' messages, as JSON for a page's <script type="application/json">."""
-    found = {m: translate(m) for m in messages}
+SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+@lru_cache(maxsize=4)
+def _script_messages(folders: tuple[str, ...]) -> tuple[str, ...]:
+    """Every message the scripts ask t() for (the same the catalogues extract from them)."""
+    found = set()
+    for folder in folders:
+        for path in Path(folder).rglob("*.js"):
+            if not path.name.endswith(".min.js"):
+                found |= {json.loads(f'"{m}"') for m in SCRIPT_MESSAGE.findall(path.read_text(encoding="utf-8"))}
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=16)
+def _script_translations(language: str, folders: tuple[str, ...]) -> Markup:
+    found = {m: translate(m) for m in _script_messages(folders)}
     return Markup(json.dumps({m: t for m, t in found.items() if t != m}, ensure_ascii=False)
                   .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def script_messages() -> Markup:
+    """The translations of the scripts' messages in the reader's language, as JSON for the page's
+    <script type="application/json" id="js-messages"> (static/app.js's companionText reads it)."""
+    folders = (current_app.static_folder, *map(str, Path(current_app.root_path).glob("games/*/static")))
+    return _script_translations(current_language(), folders)
 
 
 def install(app: Flask) -> None:
@@ -156,7 +180,7 @@ def install(app: Flask) -> None:
     app.jinja_env.newstyle_gettext = True  # as Flask-Babel installs them; ours translate the values too
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     app.jinja_env.globals.update(current_language=current_language, language_links=switch_links,
-                                 localize=localize, number=number)
+                                 localize=localize, number=number, script_messages=script_messages)
     app.jinja_env.filters["localize"] = localize
     app.register_blueprint(i18n)
     app.after_request(_remember_asked)
