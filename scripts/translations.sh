@@ -12,12 +12,12 @@ PYBABEL=".venv/bin/pybabel"
 if [ "${1:-}" != compile ]; then
   # the markers: _()/gettext()/ngettext() in templates and the web layer; N_(), Text(), RuleError(),
   # MalformedEntry(), plural_text() and TableError()/abort()'s message in Python; t() in the scripts
-  "$PYBABEL" -q extract -F babel.cfg --no-location --sort-output --no-wrap --omit-header \
+  "$PYBABEL" -q extract -F babel.cfg --no-location --sort-output --no-wrap \
     -k _ -k gettext -k ngettext:1,2 -k N_ -k Text -k SeatText -k RuleError -k MalformedEntry \
     -k TableError:2 -k abort:2 -k plural_text:1,2 -k t -o "$DIR/messages.pot" .
   for lang in de fr; do
     if [ -f "$DIR/$lang/LC_MESSAGES/messages.po" ]; then
-      "$PYBABEL" -q update -i "$DIR/messages.pot" -d "$DIR" -l "$lang" --no-fuzzy-matching --no-wrap --omit-header
+      "$PYBABEL" -q update -i "$DIR/messages.pot" -d "$DIR" -l "$lang" --no-fuzzy-matching --no-wrap
     else
       "$PYBABEL" -q init -i "$DIR/messages.pot" -d "$DIR" -l "$lang" --no-wrap
     fi

@@ -77,7 +77,7 @@ def get_table(code: str) -> TableInfo:
     canonical = valid_code(code)
     table = store().table(canonical) if canonical else None
     if table is None:
-        abort(404, f"There is no table {code[:12]!s}." if code.isprintable() else "There is no such table.")
+        abort(404, Text("There is no table {code}.", code=code[:12]) if code.isprintable() else Text("There is no such table."))
     return table
 
 

@@ -189,9 +189,15 @@ def test_every_translation_keeps_its_placeholders(lang):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_compiled_catalogues_say_what_the_po_files_say(lang):
+    def key(m):
+        return m.id if isinstance(m.id, str) else tuple(m.id)
+
+    def string(m):
+        return m.string if isinstance(m.string, str) else tuple(m.string)
+
     with open(CATALOGUES / lang / "LC_MESSAGES" / "messages.mo", "rb") as f:
-        compiled = {m.id if isinstance(m.id, str) else tuple(m.id): m.string for m in read_mo(f) if m.id}
-    written = {m.id if isinstance(m.id, str) else tuple(m.id): m.string for m in _catalogue(lang) if m.id and m.string}
+        compiled = {key(m): string(m) for m in read_mo(f) if m.id}
+    written = {key(m): string(m) for m in _catalogue(lang) if m.id and m.string}
     stale = [k for k, v in written.items() if compiled.get(k) != v]
     assert not stale, f"run `bash scripts/translations.sh compile`: {lang}'s .mo is older than its .po"
 

@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion.platform.contract import MalformedEntry, RuleError, plural_text
+from companion.platform.contract import N_, MalformedEntry, RuleError, plural_text
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 
@@ -318,7 +318,7 @@ def _roll(state: State, seat: int, entry: dict) -> State:
 def _choose(state: State, seat: int, entry: dict) -> State:
     _keys(entry, ENTRY_FIELDS["choose"])
     if state.phase != "choose":
-        raise RuleError("Enter the roll first." if state.phase == "roll" else "A die has already been chosen this turn.")
+        raise RuleError(N_("Enter the roll first.") if state.phase == "roll" else N_("A die has already been chosen this turn."))
     if seat != state.active:
         raise RuleError("Only the active player, {active}, chooses the die.", rule="DS-3", seats={"active": state.active})
     die = entry.get("die")
