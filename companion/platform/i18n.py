@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from babel.dates import format_datetime
 from babel.numbers import format_decimal
 from flask import Blueprint, Flask, abort, current_app, redirect, request
 from flask_babel import Babel, get_locale, get_translations
@@ -64,6 +65,15 @@ def number(value) -> str:
     keeps the plain digits the rules write (1234.5)."""
     language = current_language()
     return str(value) if language == LANGUAGES[0] else format_decimal(value, locale=language)
+
+
+def when(stamp) -> str:
+    """A date and time as the reader's locale writes it (04.12.26, 18:14 / 04/12/2026 18:14); English
+    keeps the plain 2026-12-04 18:14."""
+    language = current_language()
+    if language == LANGUAGES[0]:
+        return stamp.strftime("%Y-%m-%d %H:%M")
+    return format_datetime(stamp, format="short", locale=language)
 
 
 def localize(value):
@@ -180,7 +190,7 @@ def install(app: Flask) -> None:
     app.jinja_env.newstyle_gettext = True  # as Flask-Babel installs them; ours translate the values too
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     app.jinja_env.globals.update(current_language=current_language, language_links=switch_links,
-                                 localize=localize, number=number, script_messages=script_messages)
+                                 localize=localize, number=number, script_messages=script_messages, when=when)
     app.jinja_env.filters["localize"] = localize
     app.register_blueprint(i18n)
     app.after_request(_remember_asked)

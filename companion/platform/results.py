@@ -5,6 +5,7 @@ from flask import Blueprint, Response, abort, g, render_template, url_for
 
 from .context import store
 from .contract import Text
+from .i18n import localize
 from .players import player_record
 from .share import bgstats_link, card_facts, card_png
 
@@ -50,5 +51,5 @@ def card_svg(code, game_no):
 @results.get("/t/<code>/games/<int:game_no>/card.png")
 def card_png_file(code, game_no):
     facts = card_facts(_finished_game(game_no))
-    return Response(card_png(facts), mimetype="image/png",
+    return Response(card_png({**facts, "where": localize(facts["where"])}), mimetype="image/png",
                     headers={"Content-Disposition": f'inline; filename="{g.table.code}-{game_no}.png"'})

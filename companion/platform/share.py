@@ -10,6 +10,7 @@ import math
 from functools import lru_cache
 from urllib.parse import quote
 
+from .contract import Text
 from .registry import get_game
 from .schema import name_key
 from .storage import GameInfo
@@ -75,7 +76,7 @@ def card_facts(info: GameInfo) -> dict:
     return {
         "title": game.play_title(info.options),
         "when": _local(info.finished_at).strftime("%Y-%m-%d %H:%M"),
-        "where": f"Table {info.table_code} · game {info.game_no}",
+        "where": Text("Table {code} · game {number}", code=info.table_code, number=info.game_no),
         "rows": [{"name": result["names"][s], "score": totals[s], "winner": s in winners} for s in order],
     }
 
