@@ -19,7 +19,8 @@ from .address import loopback_warning
 from .context import (HANDOVER_MINUTES, PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
-from .contract import RuleError, Viewer
+from .contract import N_, RuleError, Text, Viewer
+from .i18n import localize
 from .live import Live, NoStream, format_marker, parse_marker, stream
 from .play import TableError, last_entry, new_table, record, undo_refusal, visible_log
 from .qr import qr_svg, terminal_qr
@@ -544,15 +545,21 @@ def export_csv(code, game_no):
     keys = _sheet_columns(players)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["seat", "name", *keys, "total", "winner"])
+    # the header in the reader's language, as the pages are
+    w.writerow([localize(N_("seat")), localize(N_("name")), *map(localize, keys), localize(N_("total")),
+                localize(N_("winner"))])
     for p in players:
         row = _player_columns(p)
-        w.writerow([p["seat"], _csv_text(p["name"]), *[_csv_value(row.get(k)) for k in keys],
-                    p["total"], "yes" if p["seat"] in data["winners"] else ""])
+        w.writerow([p["seat"], _csv_text(p["name"]), *[_csv_value(_shown(row.get(k))) for k in keys],
+                    p["total"], localize(N_("yes")) if p["seat"] in data["winners"] else ""])
     resp = make_response(out.getvalue())
     resp.mimetype = "text/csv"
     resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.csv"'
     return resp
+
+
+def _shown(value):
+    return localize(value) if isinstance(value, Text) else value  # a word of the rules (a colour), translated
 
 
 def _player_columns(player: dict) -> dict:

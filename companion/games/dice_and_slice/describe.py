@@ -76,9 +76,9 @@ def export_columns(states: list[engine.State], seat: int) -> dict:
     that can score, their points, the topping bonuses made and their points."""
     score = engine.breakdown(states[-1], seat)
     counts = {row["size"]: row["count"] for row in score["slices"]}
-    columns: dict = {f"{size}-square slices": counts.get(size, 0) for size in engine.SCORABLE_SIZES}
-    columns["slice points"] = score["slice_total"]
-    columns["topping bonuses"] = "; ".join(f"{' + '.join(b['toppings'])} ({b['points']} points)"
-                                           for b in score["topping_bonuses"])
-    columns["bonus points"] = score["bonus_total"]
+    columns: dict = {Text("{size}-square slices", size=size): counts.get(size, 0) for size in engine.SCORABLE_SIZES}
+    columns[Text("slice points")] = score["slice_total"]
+    columns[Text("topping bonuses")] = "; ".join(f"{' + '.join(b['toppings'])} ({b['points']} points)"
+                                                 for b in score["topping_bonuses"])
+    columns[Text("bonus points")] = score["bonus_total"]
     return columns

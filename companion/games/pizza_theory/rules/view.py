@@ -166,9 +166,9 @@ def view(state: State, viewer: int | None) -> dict:
 def export_columns(states: list[State], seat: int) -> dict:
     """The seat's row in the CSV export: its colour, then its toppings on the pizza after each
     round (PT-12), as the replay shows them round by round."""
-    columns: dict = {"colour": COLOURS[seat]}
+    columns: dict = {Text("colour"): COLOUR_WORDS[COLOURS[seat]]}
     for state in states:
         res = state.last
-        if res is not None and f"round {res.round}" not in columns:
-            columns[f"round {res.round}"] = res.outcome.masks[seat].bit_count()
+        if res is not None and Text("round {number}", number=res.round) not in columns:
+            columns[Text("round {number}", number=res.round)] = res.outcome.masks[seat].bit_count()
     return columns
