@@ -10,7 +10,7 @@ from flask import Blueprint, g, jsonify, request, url_for
 from . import auth
 from .context import HANDOVER_MINUTES, absolute_url, check_seat_number, game_replay, invite_url, players_summary, store
 from .contract import MalformedEntry, RuleError, Viewer
-from .i18n import localize
+from .i18n import current_language, localize
 from .registry import GAMES
 from .play import Replay, TableError, new_table, record, seat_viewer, visible_log
 from .players import player_record
@@ -112,7 +112,7 @@ def table_state(code):
     viewer = _viewer(table, rep)
     # the viewer is part of the tag: two viewers may be shown different things of one version.
     # Weak: the same state gzipped or not is the same answer, and Flask-Compress keeps weak tags as they are.
-    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
+    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}-{current_language()}"'
     if request.if_none_match.contains_weak(etag[3:-1]):
         return "", 304, {"ETag": etag}
     view = rep.game.view(rep.state, viewer)

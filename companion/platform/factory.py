@@ -23,6 +23,7 @@ from .results import results
 from .rules_page import rules
 from .storage import Store
 from .wire import install_wire
+from .contract import Text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,11 +96,11 @@ def create_app(config: dict | None = None) -> Flask:
 
 
 FRIENDLY = {
-    400: "That request was not understood.",
-    404: "There is nothing here. Check the table code.",
-    405: "That action is not possible here.",
-    413: "That request is too large.",
-    429: "Too many tries from this device. Wait a minute, then try again.",
+    400: Text("That request was not understood."),
+    404: Text("There is nothing here. Check the table code."),
+    405: Text("That action is not possible here."),
+    413: Text("That request is too large."),
+    429: Text("Too many tries from this device. Wait a minute, then try again."),
 }
 
 

@@ -19,7 +19,8 @@ from urllib.parse import quote, urlsplit
 
 from babel.dates import format_datetime
 from babel.numbers import format_decimal
-from flask import Blueprint, Flask, abort, current_app, redirect, request
+from flask import Blueprint, Flask, abort, current_app, has_request_context, redirect, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_context
 from markupsafe import Markup
@@ -109,6 +110,23 @@ def _ngettext(context, singular: str, plural: str, num: int, **variables):
     return text % {key: _shown_value(value) for key, value in {"num": num, **variables}.items()}
 
 
+def _localized(value):
+    if isinstance(value, Text):
+        return value.shown(translate, number)
+    if isinstance(value, dict):
+        return {_localized(key) if isinstance(key, Text) else key: _localized(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_localized(item) for item in value]
+    return value
+
+
+class TranslatingJSON(DefaultJSONProvider):
+    """JSON answers (the API's refusals and the rules' words in its views) in the reader's language."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return super().dumps(_localized(obj) if has_request_context() else obj, **kwargs)
+
+
 def _finalize(value):
     # every {{ value }} a template prints: a Text (a refusal, a label, a note of the rules) is translated
     return value.shown(translate, number) if isinstance(value, Text) else value
@@ -186,6 +204,7 @@ def script_messages() -> Markup:
 def install(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
     Babel(app, locale_selector=select_locale)
+    app.json = TranslatingJSON(app)
     app.jinja_env.finalize = _finalize
     app.jinja_env.newstyle_gettext = True  # as Flask-Babel installs them; ours translate the values too
     app.jinja_env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)

@@ -228,7 +228,7 @@ def join_with_pin():
     if table is None:
         abort(404, "There is no table with that code. Check it on the host's screen.")
     if not auth.same_secret(request.form.get("pin", "").strip(), table.pin):
-        return _join_page(table, "That PIN is not right. It is on the host's screen, under the QR code.", 403)
+        return _join_page(table, Text("That PIN is not right. It is on the host's screen, under the QR code."), 403)
     resp = redirect(url_for("pages.join", code=table.code), code=303)
     auth.set_cookie(resp, auth.invite_cookie(table.code), table.join_secret)
     return resp
@@ -238,19 +238,18 @@ def join_with_pin():
 def take_seat(code):
     table = g.table
     if not g.invited:
-        return _join_page(error="Scan the table's QR code or type its PIN first.", status=403)
+        return _join_page(error=Text("Scan the table's QR code or type its PIN first."), status=403)
     try:
         seat = int(request.form.get("seat", ""))
     except ValueError:
         seat = -1
     if not 0 <= seat < len(table.seats):
-        return _join_page(error="Choose one of the seats.", status=400)
+        return _join_page(error=Text("Choose one of the seats."), status=400)
     if g.seat == seat:
         return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
     token = store().claim_seat(table.code, seat)
     if token is None:
-        return _join_page(error=f"{table.seats[seat].name}'s seat is already taken. "
-                                "If that is you on a new phone, ask the host to move the seat to it.", status=409)
+        return _join_page(error=Text("{name}'s seat is already taken. If that is you on a new phone, ask the host to move the seat to it.", name=table.seats[seat].name), status=409)
     if g.seat is not None:  # tapped the wrong name before: that seat is free again
         store().release_seat(table.code, g.seat)
     resp = redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)

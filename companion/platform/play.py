@@ -298,7 +298,7 @@ def undo_refusal(rep: Replay, table: TableInfo, seat: int) -> str | None:
 
 def _undo_answer(rep: Replay, table: TableInfo, seat: int) -> str | None:
     if rep.finished:
-        return "The game is over: start a rematch to play again."
+        return Text("The game is over: start a rematch to play again.")
     try:
         _replayed_without(rep, _undo_target(rep, seat), table.names)
     except RuleError as exc:
@@ -420,7 +420,7 @@ def last_entry(rep: Replay, viewer: Viewer, names: list[str]) -> str | None:
     """What the table's latest entry did, as `viewer` may be told (an undo says only who took one back)."""
     if rep.entries and rep.entries[-1].kind == UNDO:
         seat = rep.entries[-1].seat
-        return f"{names[seat]} took back an entry." if seat is not None and 0 <= seat < len(names) else None
+        return Text("{seat} took back an entry.", seat=names[seat]) if seat is not None and 0 <= seat < len(names) else None
     return last_entry_text(rep.game, steps_latest_first(rep), rep.state, viewer, names)
 
 
@@ -428,11 +428,11 @@ def name_refusal(name: str, what: str, most: int) -> str | None:
     """Why `name` (spacing already tidied) cannot be a name people read on every screen, or None.
     Printable rules out control characters, right-to-left overrides and broken characters alike."""
     if not name:
-        return "Every player needs a name." if what == "A player name" else f"{what} cannot be empty."
+        return Text("Every player needs a name.") if what == "A player name" else Text("{what} cannot be empty.", what=what)
     if not name.isprintable():
-        return f"{what} can only hold printable characters."
+        return Text("{what} can only hold printable characters.", what=what)
     if len(name) > most:
-        return f"{what} can be at most {most} characters long."
+        return Text("{what} can be at most {most} characters long.", what=what, most=most)
     return None
 
 

@@ -94,10 +94,10 @@ class NotYours(RuleError):
 
 def _not_yours(doc: Document) -> str:
     if doc.owner is None:
-        why = "was saved before editions had owners, so nobody can change or delete it"
+        why = Text("was saved before editions had owners, so nobody can change or delete it")
     else:
-        why = "belongs to the browser that made it: only that browser can change or delete it"
-    return f"The edition {doc.name!r} {why}. Nothing was changed. Copy it to make an edition of your own."
+        why = Text("belongs to the browser that made it: only that browser can change or delete it")
+    return Text("The edition {name!r} {why}. Nothing was changed. Copy it to make an edition of your own.", name=doc.name, why=why)
 
 
 def own_edition(name: str) -> Document:
@@ -133,7 +133,7 @@ def _valid_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name or len(name) > MAX_NAME_LENGTH:
         raise RuleError("Give the edition a name of 1 to {max_name_length} characters.", max_name_length=MAX_NAME_LENGTH)
-    refusal = name_refusal(name, "An edition's name", MAX_NAME_LENGTH)
+    refusal = name_refusal(name, Text("An edition's name"), MAX_NAME_LENGTH)
     if refusal:
         raise RuleError(refusal)
     if "/" in name or "\\" in name or name.startswith("."):
@@ -147,9 +147,9 @@ def edition_refusal(name: str, data) -> str | None:
     """Why a stored edition could not have been saved by the editor as it is (None: it could)."""
     try:
         if _valid_name(name) != name:
-            return "its name has extra spaces."
+            return Text("its name has extra spaces.")
         if not isinstance(data, dict):
-            return "it is not an edition."
+            return Text("it is not an edition.")
         _checked_edition(data)
     except RuleError as exc:
         return exc.reason
@@ -268,10 +268,10 @@ def edition_save():
         if original is not None:
             own_edition(original)
     except NotYours as exc:  # the form becomes a new edition: the changes are not lost
-        return _refused_save(form, None, exc.reason + " Your changes are still here: give them a new name "
-                             "to save them as your own edition.", 403)
+        return _refused_save(form, None, Text("{reason} Your changes are still here: give them a new name to save them as your own edition.",
+                                                   reason=exc.reason), 403)
     except RuleError as exc:
-        return _refused_save(form, None, exc.reason + " Save this one under a new name.", 422)
+        return _refused_save(form, None, Text("{reason} Save this one under a new name.", reason=exc.reason), 422)
     try:
         name, data = _checked_save(form, original)
         _write(name, data, original)
@@ -315,7 +315,7 @@ def _import_edition(read, refused):
     except BadFile as exc:
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
-        return refused(f"{exc.reason} Nothing was imported.")
+        return refused(Text("{reason_value} Nothing was imported.", reason_value=exc.reason))
     return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
 
 
@@ -348,7 +348,7 @@ def _receive_page(code: str, status: int = 200, **extra):
     except BadFile as exc:
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
-        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+        return _list_page(422, import_error=Text("{reason_value} Nothing was imported.", reason_value=exc.reason))
     return render_template("dice_and_slice/editions_receive.html", code=code, name=name, data=data,
                            model=model_from_edition(data), **extra), status
 
@@ -363,7 +363,7 @@ def edition_receive_link():
     """The "paste a share link" form: the link may name another companion; its code is read here."""
     code = code_in_link(request.args.get("link", ""))
     if not code:
-        return _list_page(400, import_error="Paste the whole share link (or its code) to import an edition.")
+        return _list_page(400, import_error=Text("Paste the whole share link (or its code) to import an edition."))
     return redirect(url_for("dice_and_slice.edition_receive", packed=code), code=303)
 
 

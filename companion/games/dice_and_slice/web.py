@@ -228,28 +228,32 @@ def dot_in_words(x: int, y: int) -> str:
     side = "left" if x == 0 else "right"
     edge = "top" if y == 0 else "bottom"
     if across and down:
-        return f"in the {edge}-{side} corner"
+        return Text("in the {edge}-{side} corner", edge=edge, side=side)
     if down:
-        return f"on the {edge} edge, {ordinal(x + 1)} dot from the left"
+        return Text("on the {edge} edge, {number} dot from the left", edge=edge, number=ordinal(x + 1))
     if across:
-        return f"on the {side} edge, {ordinal(y + 1)} dot from the top"
-    return f"{ordinal(x + 1)} dot from the left, {ordinal(y + 1)} from the top"
+        return Text("on the {side} edge, {number} dot from the top", side=side, number=ordinal(y + 1))
+    return Text("{number} dot from the left, {number2} from the top", number=ordinal(x + 1), number2=ordinal(y + 1))
 
 
 def square_in_words(cx: int, cy: int) -> str:
-    return f"row {cy + 1} from the top, {ordinal(cx + 1)} square from the left"
+    return Text("row {number} from the top, {number2} square from the left", number=cy + 1, number2=ordinal(cx + 1))
 
 
 def slices_in_words(slices) -> str:
     """", and closes a 4-square slice" for the slices a marking would make ("" for none)."""
     if not slices:
         return ""
-    return ", and closes " + " and ".join(f"a {s['size']}-square slice" for s in slices)
+    said = ""
+    for s in slices:
+        slice_words = Text("a {size}-square slice", size=s["size"])
+        said = Text("{said} and {part}", said=said, part=slice_words) if said else slice_words
+    return Text(", and closes {slices}", slices=said)
 
 
 def turned_in_words(q: int) -> str:
-    return ("Not turned", "Turned a quarter turn clockwise", "Turned half way round",
-            "Turned three quarters clockwise")[q % 4]
+    return (Text("Not turned"), Text("Turned a quarter turn clockwise"), Text("Turned half way round"),
+            Text("Turned three quarters clockwise"))[q % 4]
 
 
 WORDS = {"dot_in_words": dot_in_words, "square_in_words": square_in_words, "slices_in_words": slices_in_words,

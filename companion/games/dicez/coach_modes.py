@@ -3,9 +3,10 @@ never ask for the coach does not load the solver)."""
 from __future__ import annotations
 
 from . import rules
+from companion.platform.contract import Text
 
 MODES = ("off", "after_game", "live")
-MODE_LABELS = {"off": "Off", "after_game": "After the game", "live": "Live, during play"}
+MODE_LABELS = {"off": Text("Off"), "after_game": Text("After the game"), "live": Text("Live, during play")}
 
 
 def normalize_mode(value) -> str:

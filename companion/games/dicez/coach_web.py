@@ -22,8 +22,8 @@ def solver_side():
 
 bp = Blueprint("dicez", __name__)
 
-OFF_REASON = "The coach is off at this table (the host chose so when starting it)."
-AFTER_REASON = "At this table the coach speaks only after the game: ask again once every sheet is full."
+OFF_REASON = Text("The coach is off at this table (the host chose so when starting it).")
+AFTER_REASON = Text("At this table the coach speaks only after the game: ask again once every sheet is full.")
 
 
 def mode(ctx) -> str:
@@ -188,7 +188,7 @@ def coach_api(code):
             raise MalformedEntry('Hold advice needs the dice of that roll: add "dice=a,b,c,d,e".')
         status = table_status(ctx)
         if status.table is None:
-            resp = jsonify(error="The coach is still solving these rules; try again in a few seconds.",
+            resp = jsonify(error=Text("The coach is still solving these rules; try again in a few seconds."),
                            progress=round(status.progress or 0.0, 3))
             return resp, 503, {"Retry-After": "5"}
         coach, _ = solver_side()

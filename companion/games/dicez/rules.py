@@ -571,6 +571,6 @@ def record(state: State, seat: int) -> dict:
     """A finished sheet for the player's record: each box's score, and whether the upper bonus came."""
     sheet = state.sheets[seat]
     return {
-        "Box averages": {BOX_LABELS[box]: score or 0 for box, score in sheet.by_box().items()},
-        "Upper bonus rate (%)": {"Upper bonus": 100 if sheet.upper_bonus else 0},
+        Text("Box averages"): {BOX_LABELS[box]: score or 0 for box, score in sheet.by_box().items()},
+        Text("Upper bonus rate (%)"): {Text("Upper bonus"): 100 if sheet.upper_bonus else 0},
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from companion.platform.contract import MalformedEntry, RuleError, plural_text
+from companion.platform.contract import MalformedEntry, RuleError, plural_text, Text
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 MIN_POINTS, MAX_POINTS = -100_000, 100_000
@@ -44,7 +44,7 @@ def _is_int(value: Any) -> bool:
 
 def _shown(value: Any) -> str:
     """A client's value in a message, cut short: a message must stay readable."""
-    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else "a huge number"
+    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else Text("a huge number")
     return text if len(text) <= 24 else text[:21] + "..."
 
 
@@ -86,8 +86,8 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict:
         wins = "highest"
     if not isinstance(wins, str) or wins not in WINS:
         raise RuleError('Who wins must be "highest" or "lowest" (the total); got {wins}.', wins=_shown(wins))
-    rounds = _optional_whole(options, "rounds", 1, MAX_ROUNDS, "The number of rounds")
-    target = _optional_whole(options, "target", 1, MAX_TARGET, "The target score")
+    rounds = _optional_whole(options, "rounds", 1, MAX_ROUNDS, Text("The number of rounds"))
+    target = _optional_whole(options, "target", 1, MAX_TARGET, Text("The target score"))
     return {"wins": wins, "rounds": rounds, "target": target, "name": _game_name(options.get("name"))}
 
 
@@ -243,8 +243,7 @@ def undo_refusal(seat: int, now: State) -> str | None:
     """A seat's latest score stays open to undo until someone enters a later round (SP-6)."""
     entered = len(now.scores[seat])
     if any(len(column) > entered for column in now.scores):
-        return (f"Round {entered} can't be changed any more: "
-                f"another player has already entered a score for round {entered + 1}.")
+        return (Text("Round {entered} can't be changed any more: another player has already entered a score for round {number}.", entered=entered, number=entered + 1))
     return None
 
 

@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion.platform.contract import N_, MalformedEntry, RuleError, plural_text
+from companion.platform.contract import N_, MalformedEntry, RuleError, plural_text, Text
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 
@@ -371,7 +371,7 @@ def _bonus_seat(state: State, seat: int) -> Seat:
 def _bonus_dot(state: State, seat: int, entry: dict) -> State:
     _keys(entry, ENTRY_FIELDS["bonus_dot"])
     s = _bonus_seat(state, seat)
-    x, y = _dot(entry.get("dot"), "The bonus dot")
+    x, y = _dot(entry.get("dot"), Text("The bonus dot"))
     if s.dots & g.dot_bit(x, y):
         raise RuleError("Dot ({x},{y}) is already marked; a bonus dot goes on an empty dot.", rule="DS-11", x=x, y=y)
     if "topping" in entry:
@@ -454,7 +454,7 @@ SCORABLE_SIZES = sorted({w * h for w in range(1, g.MAX_SLICE + 1) for h in range
 def record(state: State, seat: int) -> dict:
     """A finished sheet for the player's record: how many slices of each size it scored."""
     counts = {row["size"]: row["count"] for row in breakdown(state, seat)["slices"]}
-    return {"Slices per game, by size": {str(n): counts.get(n, 0) for n in SCORABLE_SIZES}}
+    return {Text("Slices per game, by size"): {str(n): counts.get(n, 0) for n in SCORABLE_SIZES}}
 
 
 def totals(state: State) -> list[int]:

@@ -84,7 +84,7 @@ def normalize_options(options) -> dict:
                 raise RuleError("Each x_spaces entry must be a pair of spaces.")
             p = []
             for s in pair:
-                i = _space_index(s, "start space")
+                i = _space_index(s, Text("start space"))
                 if i in seen:
                     raise RuleError("Start space {s} is listed twice.", s=list(s))
                 seen.add(i)
@@ -223,9 +223,9 @@ def neutral_line(line: int) -> tuple[int, int]:
 def neutral_blocked(state: State, line: int) -> str | None:
     """PT-15: why no neutral topping can go down beside `line`, or None if one must."""
     if state.supply[NEUTRAL] == 0:
-        return "the neutral supply is empty"
+        return Text("the neutral supply is empty")
     if not _neutral_mask(state.masks, line):
-        return f"no empty space touches line {line}"
+        return Text("no empty space touches line {line}", line=line)
     return None
 
 
@@ -246,7 +246,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
     if blocked:
         if space is not None:
             raise RuleError("No neutral topping can be placed: {blocked}.", blocked=blocked)
-        notes.append(f"No neutral topping placed: {blocked}.")
+        notes.append(Text("No neutral topping placed: {blocked}.", blocked=blocked))
         idx = -1
     else:
         if space is None:
@@ -379,7 +379,7 @@ def apply(state: State, seat: int, entry: dict) -> State:
 def record(state: State, seat: int) -> dict:
     """For the player's record: did the seat win, by its place in the first round's turn order."""
     label = ("1st", "2nd", "3rd")[_order(state.players, state.first_seat, 1).index(seat)]
-    return {"Wins by start position (%)": {label: 100 if seat in state.winners else 0}}
+    return {Text("Wins by start position (%)"): {label: 100 if seat in state.winners else 0}}
 
 
 def finished(state: State) -> bool:
@@ -408,7 +408,7 @@ def undo_refusal(entry_seat, entry, state_before, state_now) -> str | None:
     """A cut cannot be taken back once the cuts are revealed: everybody has seen them."""
     if isinstance(entry, dict) and entry.get("kind") == "cut" and not (
             state_now.phase == CUT and state_now.round == state_before.round):
-        return "The cuts have been revealed; a cut can no longer be taken back."
+        return Text("The cuts have been revealed; a cut can no longer be taken back.")
     return None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
-from companion.platform.contract import MalformedEntry, RuleError
+from companion.platform.contract import MalformedEntry, RuleError, Text
 
 from .builtin import BUILTIN, DEFAULT_SHEET
 from .sheet import MAX_PLAYERS, MIN_PLAYERS, Row, Sheet, load_sheet
@@ -34,7 +34,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else "a huge number"
+    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else Text("a huge number")
     return text if len(text) <= 24 else text[:21] + "..."
 
 

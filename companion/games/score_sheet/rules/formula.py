@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from simpleeval import DEFAULT_OPERATORS, InvalidExpression, SimpleEval
 
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 
 MAX_LENGTH = 200
 MAX_OPERATORS = 40
@@ -27,7 +27,7 @@ _UNARY = (ast.USub, ast.UAdd)
 
 def _small_power(base, exponent):
     if not -MAX_POWER <= exponent <= MAX_POWER or abs(base) > MAX_RESULT:
-        raise ArithmeticError("a power this large")
+        raise ArithmeticError(Text("a power this large"))
     return base ** exponent
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from companion.platform.contract import RuleError
+from companion.platform.contract import RuleError, Text
 
 from .formula import FUNCTIONS, MAX_COMBINATIONS, Formula, checked_formula
 
@@ -126,13 +126,13 @@ def _inputs(raw: Any, label: str) -> tuple[tuple[str, int, int], ...]:
     for item in raw:
         if not isinstance(item, Mapping):
             raise _refuse(f"Each input of {label} has a name, a min and a max.")
-        _fields(item, ("name", "min", "max"), f"An input of {label}")
+        _fields(item, ("name", "min", "max"), Text("An input of {label}", label=label))
         name = item.get("name")
         if not isinstance(name, str) or not INPUT_NAME.fullmatch(name) or name in FUNCTIONS:
             raise _refuse(f"An input of {label} is named {str(name)[:30]!r}: use a short lowercase word "
                           "(letters, digits, _), not min, max or abs.")
-        low = _whole(item.get("min"), f"The min of {label}'s input {name}", -MAX_INPUT, MAX_INPUT)
-        high = _whole(item.get("max"), f"The max of {label}'s input {name}", low, MAX_INPUT)
+        low = _whole(item.get("min"), Text("The min of {label}'s input {name}", label=label, name=name), -MAX_INPUT, MAX_INPUT)
+        high = _whole(item.get("max"), Text("The max of {label}'s input {name}", label=label, name=name), low, MAX_INPUT)
         inputs.append((name, low, high))
     if len({name for name, _l, _h in inputs}) != len(inputs):
         raise _refuse(f"Two inputs of {label} have the same name.")
@@ -141,19 +141,19 @@ def _inputs(raw: Any, label: str) -> tuple[tuple[str, int, int], ...]:
 
 def _row_parts(kind: str, raw: Mapping, label: str) -> dict:
     if kind == "points":
-        low = _whole(raw.get("min"), f"The min of {label}", -MAX_POINTS, MAX_POINTS)
-        return {"low": low, "high": _whole(raw.get("max"), f"The max of {label}", low, MAX_POINTS)}
+        low = _whole(raw.get("min"), Text("The min of {label}", label=label), -MAX_POINTS, MAX_POINTS)
+        return {"low": low, "high": _whole(raw.get("max"), Text("The max of {label}", label=label), low, MAX_POINTS)}
     if kind == "count":
-        return {"points_each": _whole(raw.get("points_each"), f"The points each of {label}", -1000, 1000),
-                "high": _whole(raw.get("max"), f"The max of {label}", 1, MAX_COUNT)}
+        return {"points_each": _whole(raw.get("points_each"), Text("The points each of {label}", label=label), -1000, 1000),
+                "high": _whole(raw.get("max"), Text("The max of {label}", label=label), 1, MAX_COUNT)}
     if kind == "table":
         table = raw.get("table")
         if not isinstance(table, list) or not 1 <= len(table) <= MAX_COUNT + 1:
             raise _refuse(f"{label} needs its table: the points for 0, 1, 2, ... (the last for every count beyond).")
-        points = tuple(_whole(p, f"Each point in {label}'s table", -MAX_POINTS, MAX_POINTS) for p in table)
-        return {"table": points, "high": _whole(raw.get("max"), f"The max of {label}", 1, MAX_COUNT)}
+        points = tuple(_whole(p, Text("Each point in {label}'s table", label=label), -MAX_POINTS, MAX_POINTS) for p in table)
+        return {"table": points, "high": _whole(raw.get("max"), Text("The max of {label}", label=label), 1, MAX_COUNT)}
     if kind == "check":
-        return {"points_each": _whole(raw.get("points"), f"The points of {label}", -MAX_POINTS, MAX_POINTS)}
+        return {"points_each": _whole(raw.get("points"), Text("The points of {label}", label=label), -MAX_POINTS, MAX_POINTS)}
     return {"inputs": _inputs(raw.get("inputs"), label), "expression": raw.get("expression")}
 
 
@@ -164,7 +164,7 @@ def _combinations(inputs: tuple[tuple[str, int, int], ...]) -> int:
 def _row(raw: Any, number: int, budget: list[int]) -> Row:
     if not isinstance(raw, Mapping):
         raise _refuse(f"Row {number} must have an id, a label and a kind.")
-    label = _text(raw.get("label"), f"The label of row {number}", 40)
+    label = _text(raw.get("label"), Text("The label of row {number}", number=number), 40)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         raise _refuse(f"{label} has no kind {str(kind)[:20]!r}: a row is one of {', '.join(KINDS)}.")
@@ -196,8 +196,8 @@ def _rows(raw: Any) -> tuple[Row, ...]:
 def _players(raw: Any) -> tuple[int, int]:
     if not isinstance(raw, list) or len(raw) != 2:
         raise _refuse(f"The players are [fewest, most], from {MIN_PLAYERS} to {MAX_PLAYERS}.")
-    low = _whole(raw[0], "The fewest players", MIN_PLAYERS, MAX_PLAYERS)
-    return low, _whole(raw[1], "The most players", low, MAX_PLAYERS)
+    low = _whole(raw[0], Text("The fewest players"), MIN_PLAYERS, MAX_PLAYERS)
+    return low, _whole(raw[1], Text("The most players"), low, MAX_PLAYERS)
 
 
 def sheet_from_data(data: Any) -> Sheet:
@@ -205,7 +205,7 @@ def sheet_from_data(data: Any) -> Sheet:
     if not isinstance(data, Mapping):
         raise _refuse("A sheet is a set of named fields: name, players, wins, tie_break and rows.")
     _fields(data, SHEET_FIELDS, "A sheet")
-    name = _text(data.get("name"), "The sheet's name", 60)
+    name = _text(data.get("name"), Text("The sheet's name"), 60)
     low, high = _players(data.get("players"))
     wins = data.get("wins", "highest")
     if wins not in WINS:
@@ -215,7 +215,7 @@ def sheet_from_data(data: Any) -> Sheet:
     if tie_break is not None and not any(row.id == tie_break for row in rows):
         raise _refuse(f"The tie-breaker must be one of the sheet's row ids, not {str(tie_break)[:30]!r}.")
     source = data.get("source", "")
-    source = _text(source, "The source", 400) if source else ""
+    source = _text(source, Text("The source"), 400) if source else ""
     return Sheet(name, low, high, wins, tie_break, rows, source)
 
 
