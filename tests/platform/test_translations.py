@@ -126,6 +126,47 @@ def test_every_message_the_python_raises_is_a_catalogue_template():
     assert not found, "messages built from pieces: " + ", ".join(found)
 
 
+MARKERS = {"RuleError", "MalformedEntry", "Text", "SeatText", "N_", "plural_text"}
+WORDS = re.compile(r"[A-Za-z]{2,} [a-z]{2,}")
+
+
+def _rules_modules() -> list[Path]:
+    found = [*ROOT.glob("companion/games/*/rules.py"), *ROOT.glob("companion/games/*/rules/*.py")]
+    # Score sheet's built-in sheets are the published games' own names and categories: data, not our words
+    return sorted(p for p in found if p.name != "builtin.py")
+
+
+def _unmarked_words(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        text = (node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else
+                "".join(v.value for v in node.values if isinstance(v, ast.Constant)) if isinstance(node, ast.JoinedStr)
+                else None)
+        if text is None or not WORDS.search(text) or isinstance(parents.get(node), (ast.Expr, ast.JoinedStr)):
+            continue  # no words, a docstring, or a part of an f-string (judged whole)
+        up = parents.get(node)
+        while up is not None and not isinstance(up, (ast.FunctionDef, ast.Module)):
+            name = getattr(up, "func", None) and (getattr(up.func, "id", None) or getattr(up.func, "attr", None))
+            if name in MARKERS or (name and name.endswith("Error")):
+                break  # marked, or a data error for developers (BoardError, ValueError)
+            targets = [e for t in getattr(up, "targets", ()) for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+            if isinstance(up, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper() for t in targets):
+                break  # a constant's value, an identifier the rules compare (TIE3 = "three-way tie")
+            up = parents.get(up)
+        else:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:60]!r}")
+    return found
+
+
+def test_every_text_the_rules_write_is_marked_for_translation():
+    """Rules are pure and know no language: every text of theirs a player may read is a catalogue
+    message (Text, RuleError, N_), translated where it is shown."""
+    found = [where for path in _rules_modules() for where in _unmarked_words(path)]
+    assert not found, "texts of the rules outside Text()/RuleError()/N_():\n" + "\n".join(found)
+
+
 # ---- the catalogues --------------------------------------------------------------------------------
 def _catalogue(lang: str) -> Catalog:
     with open(CATALOGUES / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
