@@ -7,7 +7,7 @@ window.companionText = (function () {
   return function (message, values) {
     if (messages === null) {
       const data = document.getElementById("js-messages");
-      try { messages = data ? JSON.parse(data.textContent) : {}; } catch (e) { messages = {}; }
+      try { messages = data ? JSON.parse(data.dataset.messages) : {}; } catch (e) { messages = {}; }
     }
     return (messages[message] || message).replace(/\{(\w+)\}/g, function (all, name) {
       return values && name in values ? String(values[name]) : all;

@@ -188,15 +188,15 @@ def _script_messages(folders: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16)
-def _script_translations(language: str, folders: tuple[str, ...]) -> Markup:
+def _script_translations(language: str, folders: tuple[str, ...]) -> str:
     found = {m: translate(m) for m in _script_messages(folders)}
-    return Markup(json.dumps({m: t for m, t in found.items() if t != m}, ensure_ascii=False)
-                  .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return json.dumps({m: t for m, t in found.items() if t != m}, ensure_ascii=False)
 
 
-def script_messages() -> Markup:
+def script_messages() -> str:
     """The translations of the scripts' messages in the reader's language, as JSON for the page's
-    <script type="application/json" id="js-messages"> (static/app.js's companionText reads it)."""
+    #js-messages data-messages attribute (static/app.js's companionText reads it; the pages allow no
+    inline script, so no <script type="application/json">)."""
     folders = (current_app.static_folder, *map(str, Path(current_app.root_path).glob("games/*/static")))
     return _script_translations(current_language(), folders)
 
