@@ -2,19 +2,11 @@
 
 // The reader's language: the page carries the translations of the scripts' messages (templates/base.html,
 // companion/platform/i18n.py); t("... {name} ...", {name: value}) is a message in the reader's language.
-window.companionText = (function () {
-  let messages = null;
-  return function (message, values) {
-    if (messages === null) {
-      const data = document.getElementById("js-messages");
-      try { messages = data ? JSON.parse(data.dataset.messages) : {}; } catch (e) { messages = {}; }
-    }
-    return (messages[message] || message).replace(/\{(\w+)\}/g, function (all, name) {
-      return values && name in values ? String(values[name]) : all;
-    });
-  };
-})();
-
+window.companionText = function (message, values) {
+  const data = document.getElementById("js-messages");
+  return ((data && JSON.parse(data.dataset.messages)[message]) || message)
+    .replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
+};
 // htmx's settings, made before it starts (on DOMContentLoaded; it comes first in the same file): a refusal
 // (422) or a conflict (409) is swapped in like any answer, as it says why; no history cache; no inline
 // styles, no eval and no scripts from answers (the pages' Content-Security-Policy forbids them).
@@ -26,7 +18,6 @@ Object.assign(htmx.config, {
 
 (function () {
   "use strict";
-  const t = window.companionText;
   // Keep the screen on while a game is open, so a sheet does not go dark between rolls.
   let lock = null;
   async function keepAwake() {
@@ -319,7 +310,6 @@ Object.assign(htmx.config, {
 // down (a restart, a proxy that will not hold it, no EventSource) the page asks every 20 s instead.
 (function () {
   "use strict";
-  const t = window.companionText;
   const POLL_MS = 20000;
   let source = null;
   // htmx settles swapped-in content 20 ms after the swap: until then a new fragment does not listen
@@ -472,7 +462,6 @@ Object.assign(htmx.config, {
 // part goes back to the same control, else to the first one there.
 (function () {
   "use strict";
-  const t = window.companionText;
   let before = null;
   const texts = () => Array.from(document.querySelectorAll("main [data-announce], main [role=alert]"))
     .filter((el) => !el.closest("#tap-queue")).map((el) => el.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);

@@ -15,7 +15,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from babel.dates import format_datetime
 from babel.numbers import format_decimal
@@ -154,23 +154,31 @@ def _local(target: str | None) -> str:
     return target
 
 
+def _back() -> str:
+    """Where the switch was tapped: its `next`, else the page that linked here (the pages send their
+    address to their own site: Referrer-Policy same-origin), else the start page."""
+    if "next" in request.args:
+        return _local(request.args["next"])
+    came_from = urlsplit(request.referrer or "")
+    if came_from.netloc != request.host:
+        return "/"
+    return _local(came_from.path + (f"?{came_from.query}" if came_from.query else ""))
+
+
 @i18n.get("/lang/<choice>")
 def choose(choice):
     """The language switch: remember the choice in this browser and go back to the page."""
     if choice not in LANGUAGES:
         abort(404, N_("There is no such language here: English, Deutsch and Français are."))
-    return _remember(choice, redirect(_local(request.args.get("next")), 303))
+    return _remember(choice, redirect(_back(), 303))
 
 
 def switch_links() -> list[dict]:
-    """The language switch's links, back to this page (a page a form answered: the start page)."""
-    here = request.full_path.rstrip("?") if request.method == "GET" else "/"
+    """The language switch's links: back to the page they are on, or to the start page from a page a
+    form answered (its address takes no GET)."""
+    back = "" if request.method == "GET" else "?next=/"
     return [{"code": code, "name": ENDONYMS[code], "current": code == current_language(),
-             "url": f"/lang/{code}?next={_quote(here)}"} for code in LANGUAGES]
-
-
-def _quote(path: str) -> str:
-    return quote(path, safe="/")
+             "url": f"/lang/{code}{back}"} for code in LANGUAGES]
 
 
 SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')

@@ -136,26 +136,36 @@ def _rules_modules() -> list[Path]:
     return sorted(p for p in found if p.name != "builtin.py")
 
 
+def _text_of(node) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    return None
+
+
+def _excused(up) -> bool:
+    """Whether a text within `up` needs no marking: a marked call, a data error for developers
+    (BoardError, ValueError), or a constant the rules compare (TIE3 = "three-way tie")."""
+    name = getattr(up, "func", None) and (getattr(up.func, "id", None) or getattr(up.func, "attr", None))
+    if name in MARKERS or (name and name.endswith("Error")):
+        return True
+    targets = [e for t in getattr(up, "targets", ()) for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+    return isinstance(up, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper() for t in targets)
+
+
 def _unmarked_words(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     found = []
     for node in ast.walk(tree):
-        text = (node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else
-                "".join(v.value for v in node.values if isinstance(v, ast.Constant)) if isinstance(node, ast.JoinedStr)
-                else None)
+        text = _text_of(node)
         if text is None or not WORDS.search(text) or isinstance(parents.get(node), (ast.Expr, ast.JoinedStr)):
             continue  # no words, a docstring, or a part of an f-string (judged whole)
         up = parents.get(node)
-        while up is not None and not isinstance(up, (ast.FunctionDef, ast.Module)):
-            name = getattr(up, "func", None) and (getattr(up.func, "id", None) or getattr(up.func, "attr", None))
-            if name in MARKERS or (name and name.endswith("Error")):
-                break  # marked, or a data error for developers (BoardError, ValueError)
-            targets = [e for t in getattr(up, "targets", ()) for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
-            if isinstance(up, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper() for t in targets):
-                break  # a constant's value, an identifier the rules compare (TIE3 = "three-way tie")
+        while up is not None and not isinstance(up, (ast.FunctionDef, ast.Module)) and not _excused(up):
             up = parents.get(up)
-        else:
+        if up is None or isinstance(up, (ast.FunctionDef, ast.Module)):
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {text[:60]!r}")
     return found
 
