@@ -423,3 +423,30 @@ def test_the_rules_pages_read_in_the_readers_language(reader, lang):
         # a sentence of four words or more (an option's name in code, five_of_a_kind_full_house, is no sentence)
         same = [t for t in english_paragraphs & shown if len(t.split()) >= 4]
         assert not same, f"/rules/{gid} in {lang} still shows {same[:3]}"
+
+
+def test_a_refusal_reads_in_the_readers_language_with_its_rule_and_the_players_names(client):
+    """DZ-20 out of turn, asked in German and in French: the rules' message, the seat named, the rule kept."""
+    from tests.helpers import new_table, post_entry
+    table = new_table(client, ["Ann", "Ben"])
+    entry = {"kind": "score", "category": "chance", "dice": [1, 2, 3, 4, 5]}
+    said = {}
+    for lang in ("en", "de", "fr"):
+        resp = client.post(f"/api/tables/{table['code']}/entries", json=entry,
+                           headers={"Authorization": f"Bearer {table['seats'][1]['token']}", "Accept-Language": lang})
+        assert resp.status_code == 422 and resp.get_json()["rule"] == "DZ-20"
+        said[lang] = resp.get_json()["error"]
+    assert said["en"] == "It is Ann's turn: turns go in seat order, so wait for Ann."
+    assert said["de"] == "Ann ist dran: Es geht reihum nach Sitzplätzen, also warte auf Ann."
+    assert said["fr"] == "C'est au tour de Ann : on joue dans l'ordre des places, attendez donc Ann."
+    assert post_entry(client, table, 0, **entry).status_code == 201  # nothing was recorded by the refusals
+
+
+def test_the_switch_remembers_a_choice_and_a_link_with_lang_gives_the_hosts_language(client):
+    resp = client.get("/lang/fr", headers={"Referer": "http://localhost/history"})
+    assert resp.status_code == 303 and resp.headers["Location"] == "/history"
+    assert "<h1>Parties terminées" in client.get("/history", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert client.get("/lang/xx").status_code == 404
+    other = client.application.test_client()  # the TV: the host's link carries the host's language
+    assert '<html lang="de">' in other.get("/?lang=de").get_data(as_text=True)
+    assert '<html lang="de">' in other.get("/").get_data(as_text=True)  # and it is remembered
