@@ -1,5 +1,12 @@
 // Small progressive enhancements; every page works without this file.
 
+// The reader's language: the page carries the translations of the scripts' messages (templates/base.html,
+// companion/platform/i18n.py); t("... {name} ...", {name: value}) is a message in the reader's language.
+window.companionText = function (message, values) {
+  const data = document.getElementById("js-messages");
+  return ((data && JSON.parse(data.dataset.messages)[message]) || message)
+    .replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
+};
 // htmx's settings, made before it starts (on DOMContentLoaded; it comes first in the same file): a refusal
 // (422) or a conflict (409) is swapped in like any answer, as it says why; no history cache; no inline
 // styles, no eval and no scripts from answers (the pages' Content-Security-Policy forbids them).
@@ -31,6 +38,7 @@ Object.assign(htmx.config, {
 // A tap sent while the phone has no connection is kept on the phone instead (see below).
 (function () {
   "use strict";
+  const t = window.companionText;
   const TAP = /\/t\/[^/]+\/s\/\d+\/(entries|undo)$/;      // every game's entry forms and Undo
   const PREVIEW = /\/t\/[^/]+\/s\/\d+\/preview$/;          // needs the server: never kept
   const STORE = "companion-waiting-taps";
@@ -178,7 +186,7 @@ Object.assign(htmx.config, {
     if (answer.ok) {
       q.refused = null;
     } else {
-      q.refused = reasonFrom(answer.text) || "the server answered " + answer.status + ".";
+      q.refused = reasonFrom(answer.text) || t("the server answered {status}.", {status: answer.status});
       q.held = q.taps.length > 0;
     }
     save(q);
@@ -253,7 +261,7 @@ Object.assign(htmx.config, {
   });
   document.addEventListener("htmx:responseError", (evt) => {
     const xhr = evt.detail.xhr;
-    notice("Not saved: " + (reasonFrom(xhr.responseText) || "the server answered " + xhr.status + ". Tap again."));
+    notice(t("Not saved: {reason}", {reason: reasonFrom(xhr.responseText) || t("the server answered {status}. Tap again.", {status: xhr.status})}));
   });
   document.addEventListener("htmx:sendError", (evt) => {
     const what = kind(evt.detail);
@@ -264,8 +272,8 @@ Object.assign(htmx.config, {
       show(load());
     } else {  // a step the server draws (a move, a choice to look at) saves nothing: it only cannot be shown
       const get = evt.detail.requestConfig && evt.detail.requestConfig.verb === "get";
-      notice((get ? "No connection: this step needs the server." : "Not saved: no connection.") +
-             " Tap again when the phone is back online.");
+      notice(get ? t("No connection: this step needs the server. Tap again when the phone is back online.")
+                 : t("Not saved: no connection. Tap again when the phone is back online."));
     }
   });
   window.addEventListener("online", () => {

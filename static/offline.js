@@ -4,6 +4,7 @@
 // one in the same bundle and draws each kept tap on its sheet (the "companion:kept" event).
 (function () {
   "use strict";
+  const t = window.companionText;
   const RETRY_MS = 3000;
 
   // ---- the look of what is kept: a few rules, set through the CSS object model (no inline <style>) ----
@@ -47,25 +48,25 @@
     b.dataset.testid = "taps-" + action;
     return b;
   }
-  function taps(n) { return n === 1 ? "1 tap" : n + " taps"; }
+
   function offlineCopy() { return document.documentElement.dataset.offlineCopy; }
   function offlineText() {
     const copy = offlineCopy();
     const when = copy && new Date(copy).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-    return "No connection" + (when ? ": this is the sheet as this phone last saw it, at " + when : "") +
-      ". Taps are kept on this phone and sent once the connection is back.";
+    return when ? t("No connection: this is the sheet as this phone last saw it, at {when}. Taps are kept on this phone and sent once the connection is back.", {when: when})
+      : t("No connection. Taps are kept on this phone and sent once the connection is back.");
   }
   function queueLines(q) {
     const parts = [];
-    if (q.refused) parts.push(line("Not saved when it was sent: " + q.refused, "tap-refused", "error"));
+    if (q.refused) parts.push(line(t("Not saved when it was sent: {reason}", {reason: q.refused}), "tap-refused", "error"));
     const n = q.taps.length;
     if (q.held && n) {
-      parts.push(line(taps(n) + " after it " + (n === 1 ? "is" : "are") + " held back.", "taps-held"),
-                 button("Send " + (n === 1 ? "it" : "them"), "send"), button("Drop " + (n === 1 ? "it" : "them"), "drop"));
+      parts.push(line(n === 1 ? t("1 tap after it is held back.") : t("{n} taps after it are held back.", {n: n}), "taps-held"),
+                 button(n === 1 ? t("Send it") : t("Send them"), "send"), button(n === 1 ? t("Drop it") : t("Drop them"), "drop"));
     } else if (n) {
-      parts.push(line(taps(n) + " waiting for the connection", "taps-waiting", "banner"));
+      parts.push(line(n === 1 ? t("1 tap waiting for the connection") : t("{n} taps waiting for the connection", {n: n}), "taps-waiting", "banner"));
     } else if (q.refused) {
-      parts.push(button("OK", "dismiss"));
+      parts.push(button(t("OK"), "dismiss"));
     }
     return parts;
   }
@@ -77,7 +78,7 @@
     const parts = queueLines(q);
     if (offline) parts.unshift(line(offlineText(), "offline", "banner offline"));
     if (previewOff) {
-      parts.push(line("The preview is unavailable until the connection is back.", "preview-offline", "small-print"));
+      parts.push(line(t("The preview is unavailable until the connection is back."), "preview-offline", "small-print"));
     }
     (box || region()).replaceChildren(...parts);
   }
@@ -88,7 +89,7 @@
     if (!undo) return;
     undo.disabled = true;
     undo.classList.add("kept-mark");
-    undo.textContent = "Undo kept: sent once the connection is back";
+    undo.textContent = t("Undo kept: sent once the connection is back");
   });
 
   // ---- a sheet that opens without a connection ----

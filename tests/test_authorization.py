@@ -27,6 +27,7 @@ MATRIX: dict[tuple[str, str], set[str]] = {
     # open to everyone: starting and finding tables, static files, the editions' library
     ("pages.home", "GET"): ALL_PAGE,
     ("pages.history", "GET"): ALL_PAGE,
+    ("i18n.choose", "GET"): ALL_PAGE,  # the language switch: a preference cookie, then back to the page
     ("pages.create_table", "POST"): ALL_PAGE,
     ("pages.join_with_pin", "POST"): ALL_PAGE,  # the PIN is the credential (rate-limited)
     ("static", "GET"): ALL_PAGE,
@@ -163,7 +164,7 @@ def _path(app, rule, code):
     store = app.extensions["store"]
     table = store.table(code) if code else None
     values = {"code": code, "seat": 0, "game_no": 1, "game_id": "dicez", "filename": "app.js", "name": "nobody's",
-              "packed": "not-a-link", "sheet_id": "qwixx",
+              "packed": "not-a-link", "sheet_id": "qwixx", "choice": "de",
               "secret": table.join_secret if table else None}
     if "token" in rule.arguments:
         values["token"] = store.create_handover(code, 0, minutes=5)[0]

@@ -25,7 +25,8 @@ from companion import dice_reader
 from .web.auth import browser_id, is_this_browser
 from .web.context import (Collection, PlayContext, absolute_url, check_seat_number, collection, game_replay, may_play,
                           play_context, reload_replay, screen_viewer, seat_required, sheet_viewer, store)
-from .core.contract import EngineGame, Game, MalformedEntry, RuleError, SeatText, Viewer, named_texts
+from .core.contract import (N_, EngineGame, Game, MalformedEntry, RuleError, SeatText, Text, Viewer, named_texts,
+                            plural_text)
 from .web.gameweb import GameWeb, int_field
 from .web.kept import KeptByIdentity, KeptDrawings
 from .core.play import TableError, name_refusal, record
@@ -33,9 +34,9 @@ from .web.qr import qr_png_data_url, qr_svg
 from .core.records import Document
 
 __all__ = [
-    "Collection", "Document", "EngineGame", "Game", "GameWeb", "KeptByIdentity", "KeptDrawings",
-    "MalformedEntry", "PlayContext", "RuleError", "SeatText", "TableError", "Viewer", "absolute_url",
+    "N_", "Collection", "Document", "EngineGame", "Game", "GameWeb", "KeptByIdentity", "KeptDrawings",
+    "MalformedEntry", "PlayContext", "RuleError", "SeatText", "TableError", "Text", "Viewer", "absolute_url",
     "browser_id", "check_seat_number", "collection", "dice_reader", "game_replay", "int_field",
-    "is_this_browser", "may_play", "name_refusal", "named_texts", "play_context", "qr_png_data_url", "qr_svg",
+    "is_this_browser", "may_play", "name_refusal", "named_texts", "play_context", "plural_text", "qr_png_data_url", "qr_svg",
     "record", "reload_replay", "screen_viewer", "seat_required", "sheet_viewer", "store",
 ]

@@ -19,7 +19,7 @@ import json
 import re
 import zlib
 
-from companion.platform.sdk import RuleError
+from companion.platform.sdk import Text, RuleError
 
 FILE_FORMAT = "companion-edition"
 FILE_VERSION = 1
@@ -124,7 +124,7 @@ def share_code(name: str, data: dict) -> str | None:
     return code if len(code) <= MAX_CODE_CHARS else None
 
 
-_BROKEN = "That share link is incomplete or damaged (it may have been cut short when it was copied). Nothing was imported."
+_BROKEN = Text("That share link is incomplete or damaged (it may have been cut short when it was copied). Nothing was imported.")
 
 
 def _unpack(code: str) -> bytes:

@@ -16,7 +16,7 @@ import io
 
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
 
-from companion.platform.sdk import (Collection, Document, RuleError, absolute_url, browser_id, collection,
+from companion.platform.sdk import (Text, Collection, Document, RuleError, absolute_url, browser_id, collection,
                                     is_this_browser, name_refusal, qr_png_data_url)
 
 from .edition_files import (MAX_FILE_BYTES, BadFile, code_in_link, edition_file, read_edition_file,
@@ -62,18 +62,17 @@ class NotYours(RuleError):
 
 def _not_yours(doc: Document) -> str:
     if doc.owner is None:
-        why = "was saved before editions had owners, so nobody can change or delete it"
+        why = Text("was saved before editions had owners, so nobody can change or delete it")
     else:
-        why = "belongs to the browser that made it: only that browser can change or delete it"
-    return f"The edition {doc.name!r} {why}. Nothing was changed. Copy it to make an edition of your own."
+        why = Text("belongs to the browser that made it: only that browser can change or delete it")
+    return Text("The edition {name!r} {why}. Nothing was changed. Copy it to make an edition of your own.", name=doc.name, why=why)
 
 
 def own_edition(name: str) -> Document:
     """The stored edition `name` if this browser may change it; NotYours (or RuleError if missing)."""
     doc = _editions().get(name) if name else None
     if doc is None:
-        raise RuleError(f"There is no saved edition called {name!r} (it may have been renamed or deleted); "
-                        "nothing was changed.")
+        raise RuleError("There is no saved edition called {name!r} (it may have been renamed or deleted); nothing was changed.", name=name)
     if not is_this_browser(doc.owner):
         raise NotYours(_not_yours(doc))
     return doc
@@ -99,8 +98,8 @@ def _valid_name(name: str) -> str:
     and nothing a browser reads as a folder."""
     name = " ".join((name or "").split())
     if not name or len(name) > MAX_NAME_LENGTH:
-        raise RuleError(f"Give the edition a name of 1 to {MAX_NAME_LENGTH} characters.")
-    refusal = name_refusal(name, "An edition's name", MAX_NAME_LENGTH)
+        raise RuleError("Give the edition a name of 1 to {max_name_length} characters.", max_name_length=MAX_NAME_LENGTH)
+    refusal = name_refusal(name, Text("An edition's name"), MAX_NAME_LENGTH)
     if refusal:
         raise RuleError(refusal)
     if "/" in name or "\\" in name or name.startswith("."):
@@ -114,9 +113,9 @@ def edition_refusal(name: str, data) -> str | None:
     """Why a stored edition could not have been saved by the editor as it is (None: it could)."""
     try:
         if _valid_name(name) != name:
-            return "its name has extra spaces."
+            return Text("its name has extra spaces.")
         if not isinstance(data, dict):
-            return "it is not an edition."
+            return Text("it is not an edition.")
         _checked_edition(data)
     except RuleError as exc:
         return exc.reason
@@ -136,8 +135,7 @@ def _checked_edition(data) -> None:
 
 
 def _taken(name: str) -> RuleError:
-    return RuleError(f"There is already an edition called {name!r}; choose another name (or open that "
-                     "edition to change it). Nothing was saved.")
+    return RuleError("There is already an edition called {name!r}; choose another name (or open that edition to change it). Nothing was saved.", name=name)
 
 
 def _checked_save(form, original: str | None) -> tuple[str, dict]:
@@ -163,7 +161,7 @@ def _import_as(name: str, data: dict) -> str:
         candidate = name if n == 1 else _numbered(name, n)
         if _editions().create(candidate, data, browser_id()):
             return candidate
-    raise RuleError(f"There are too many editions called {name!r} already; give this one another name.")
+    raise RuleError("There are too many editions called {name!r} already; give this one another name.", name=name)
 
 
 # ---- pages --------------------------------------------------------------------------------------
@@ -196,7 +194,7 @@ def edition_new():
         return _editor("", blank_model(), readonly=False, new=True, blank=True)
     data = default_edition_data() if source == "default" else edition_data(source)
     if data is None:
-        abort(404, f"There is no edition called {source!r}.")
+        abort(404, Text("There is no edition called {source!r}.", source=source))
     # a copy is a new edition: it must not keep the source's label and note (the default's say
     # "Companion default edition (the project's own design…)", which would mislabel the copy)
     name = "" if source == "default" else f"{source} (copy)"
@@ -207,7 +205,7 @@ def edition_new():
 def edition_show(name):
     doc = _editions().get(name)
     if doc is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     mine = is_this_browser(doc.owner)
     return _editor(name, model_from_edition(doc.data), readonly=not mine, new=False, mine=mine,
                    ownerless=doc.owner is None)
@@ -236,10 +234,10 @@ def edition_save():
         if original is not None:
             own_edition(original)
     except NotYours as exc:  # the form becomes a new edition: the changes are not lost
-        return _refused_save(form, None, exc.reason + " Your changes are still here: give them a new name "
-                             "to save them as your own edition.", 403)
+        return _refused_save(form, None, Text("{reason} Your changes are still here: give them a new name to save them as your own edition.",
+                                                   reason=exc.reason), 403)
     except RuleError as exc:
-        return _refused_save(form, None, exc.reason + " Save this one under a new name.", 422)
+        return _refused_save(form, None, Text("{reason} Save this one under a new name.", reason=exc.reason), 422)
     try:
         name, data = _checked_save(form, original)
         _write(name, data, original)
@@ -266,7 +264,7 @@ def edition_delete():
 def edition_export(name):
     data = edition_data(name)
     if data is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     file_name = name.replace("/", "-").replace("\\", "-") + ".edition.json"
     return send_file(io.BytesIO(edition_file(name, data)), mimetype="application/json", as_attachment=True,
                      download_name=file_name, max_age=0)
@@ -283,7 +281,7 @@ def _import_edition(read, refused):
     except BadFile as exc:
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
-        return refused(f"{exc.reason} Nothing was imported.")
+        return refused(Text("{reason_value} Nothing was imported.", reason_value=exc.reason))
     return redirect(url_for("dice_and_slice.edition_show", name=name, imported=wanted), code=303)
 
 
@@ -302,7 +300,7 @@ def edition_import():
 def edition_share(name):
     data = edition_data(name)
     if data is None:
-        abort(404, f"There is no edition called {name!r}.")
+        abort(404, Text("There is no edition called {name!r}.", name=name))
     code = share_code(name, data)
     link = absolute_url(url_for("dice_and_slice.edition_receive", packed=code)) if code else None
     return render_template("dice_and_slice/editions_share.html", name=name, link=link,
@@ -316,7 +314,7 @@ def _receive_page(code: str, status: int = 200, **extra):
     except BadFile as exc:
         return _list_page(exc.status, import_error=exc.reason)
     except RuleError as exc:
-        return _list_page(422, import_error=f"{exc.reason} Nothing was imported.")
+        return _list_page(422, import_error=Text("{reason_value} Nothing was imported.", reason_value=exc.reason))
     return render_template("dice_and_slice/editions_receive.html", code=code, name=name, data=data,
                            model=model_from_edition(data), **extra), status
 
@@ -331,7 +329,7 @@ def edition_receive_link():
     """The "paste a share link" form: the link may name another companion; its code is read here."""
     code = code_in_link(request.args.get("link", ""))
     if not code:
-        return _list_page(400, import_error="Paste the whole share link (or its code) to import an edition.")
+        return _list_page(400, import_error=Text("Paste the whole share link (or its code) to import an edition."))
     return redirect(url_for("dice_and_slice.edition_receive", packed=code), code=303)
 
 

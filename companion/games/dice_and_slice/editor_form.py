@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from companion.platform.sdk import RuleError
+from companion.platform.sdk import Text, RuleError
 
-from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data
+from .rules.edition import DIE_NAMES, SIDE_NAMES, default_edition_data, topping_word
 from .rules.engine import SCORABLE_SIZES
 from .rules.geometry import MAX_SLICE, SQ_H, SQ_W
 
@@ -34,26 +34,26 @@ ORDINARY_FACES = [{(1, 1)}, {(0, 0), (2, 2)}, {(0, 0), (1, 1), (2, 2)}, {(0, 0),
 # One tap on a shape draws it on a face. A face may be turned and slid when it is drawn (DS-5), so one
 # picture stands for every turn and place of its shape; an odd face is ticked dot by dot instead.
 FACE_SHAPES = [
-    ("one dot", {(1, 1)}),
-    ("two dots side by side", {(0, 0), (1, 0)}),
-    ("two dots one space apart", {(0, 0), (2, 0)}),
-    ("two dots touching corner to corner", {(0, 0), (1, 1)}),
-    ("two dots in opposite corners", {(0, 0), (2, 2)}),
-    ("two dots, the lower one a step left and two down", {(1, 0), (0, 2)}),
-    ("two dots, the lower one a step right and two down", {(0, 0), (1, 2)}),
-    ("three dots in a line", {(0, 0), (1, 0), (2, 0)}),
-    ("three dots corner to corner", {(0, 0), (1, 1), (2, 2)}),
-    ("three dots in a corner", {(0, 0), (0, 1), (1, 1)}),
-    ("four dots in a square", {(0, 0), (1, 0), (0, 1), (1, 1)}),
-    ("four dots in the corners", {(0, 0), (2, 0), (0, 2), (2, 2)}),
-    ("five dots like a die's five", {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}),
-    ("five dots in a cross", {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)}),
-    ("six dots in two lines", {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}),
+    (Text("one dot"), {(1, 1)}),
+    (Text("two dots side by side"), {(0, 0), (1, 0)}),
+    (Text("two dots one space apart"), {(0, 0), (2, 0)}),
+    (Text("two dots touching corner to corner"), {(0, 0), (1, 1)}),
+    (Text("two dots in opposite corners"), {(0, 0), (2, 2)}),
+    (Text("two dots, the lower one a step left and two down"), {(1, 0), (0, 2)}),
+    (Text("two dots, the lower one a step right and two down"), {(0, 0), (1, 2)}),
+    (Text("three dots in a line"), {(0, 0), (1, 0), (2, 0)}),
+    (Text("three dots corner to corner"), {(0, 0), (1, 1), (2, 2)}),
+    (Text("three dots in a corner"), {(0, 0), (0, 1), (1, 1)}),
+    (Text("four dots in a square"), {(0, 0), (1, 0), (0, 1), (1, 1)}),
+    (Text("four dots in the corners"), {(0, 0), (2, 0), (0, 2), (2, 2)}),
+    (Text("five dots like a die's five"), {(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)}),
+    (Text("five dots in a cross"), {(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)}),
+    (Text("six dots in two lines"), {(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)}),
 ]
 
 
 def _fail(msg: str):
-    raise RuleError(f"Edition problem: {msg}.")
+    raise RuleError("Edition problem: {msg}.", msg=msg)
 
 
 def _padded(rows: list, size: int, blank) -> list:
@@ -96,9 +96,9 @@ def model_from_edition(data: dict) -> dict:
     bonuses = [{"counts": _padded([b["toppings"].count(n) or "" for n in names], rows, str), "points": b["points"]}
                for b in data["topping_bonuses"]]
     return {
-        "label": data["label"], "note": data["note"],
+        "label": topping_word(data["label"]), "note": topping_word(data["note"]),  # the default's, translated
         "dice": {d: [{(x, y) for x, y in face} for face in data["dice"][d]] for d in DIE_NAMES},
-        "toppings": _padded([{"letter": letters[n], "name": n} for n in names], rows, lambda: {"letter": "", "name": ""}),
+        "toppings": _padded([{"letter": letters[n], "name": topping_word(n)} for n in names], rows, lambda: {"letter": "", "name": ""}),
         "squares": squares,
         "bonuses": _padded(bonuses, len(bonuses) + 3, lambda: _blank_bonus(rows)),
         "points": list(data["slice_points"]),
@@ -169,10 +169,9 @@ def _legend(toppings: list[dict]) -> dict[str, str]:
         letter = t["letter"] or _free_letter(t["name"], used)
         used.add(letter)
         if letter in legend:
-            _fail(f"the toppings “{legend[letter]}” and “{t['name']}” both use the letter {letter}; "
-                  "give each its own letter")
+            _fail(Text("the toppings “{letter}” and “{t}” both use the letter {letter2}; give each its own letter", letter=legend[letter], t=t['name'], letter2=letter))
         if t["name"] in legend.values():
-            _fail(f"the topping “{t['name']}” is listed twice")
+            _fail(Text("the topping “{t}” is listed twice", t=t['name']))
         legend[letter] = t["name"]
     return legend
 
@@ -180,8 +179,7 @@ def _legend(toppings: list[dict]) -> dict[str, str]:
 def _rows(side: str, squares: dict, legend: dict) -> list[str]:
     for (cx, cy), mark in sorted(squares.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if mark not in legend:
-            _fail(f"sheet side {side}, row {cy + 1}, square {cx + 1} holds the letter {mark}, but no topping "
-                  "in the list has that letter")
+            _fail(Text("sheet side {side}, row {number}, square {number2} holds the letter {mark}, but no topping in the list has that letter", side=side, number=cy + 1, number2=cx + 1, mark=mark))
     return ["".join(squares.get((cx, cy), ".") for cx in range(SQ_W)) for cy in range(SQ_H)]
 
 
@@ -189,17 +187,17 @@ def _whole(raw, problem: str) -> int:
     try:
         return int(str(raw).strip())
     except ValueError:
-        raise RuleError(f"Edition problem: {problem}.") from None
+        raise RuleError("Edition problem: {problem}.", problem=problem) from None
 
 
 def _bonus(i: int, bonus: dict, toppings: list[dict]) -> list[str] | None:
     tops = []
     for j, raw in enumerate(bonus["counts"]):
-        count = _whole(raw or 0, f"topping bonus {i}: how many of a topping must be a whole number")
+        count = _whole(raw or 0, Text("topping bonus {i}: how many of a topping must be a whole number", i=i))
         if count and (j >= len(toppings) or not toppings[j]["name"]):
-            _fail(f"topping bonus {i} counts topping row {j + 1}, which has no name")
+            _fail(Text("topping bonus {i} counts topping row {number}, which has no name", i=i, number=j + 1))
         if not 0 <= count <= MAX_COUNT:
-            _fail(f"topping bonus {i}: ask for 0 to {MAX_COUNT} of each topping")
+            _fail(Text("topping bonus {i}: ask for 0 to {max_count} of each topping", i=i, max_count=MAX_COUNT))
         tops += [toppings[j]["name"]] * count
     return tops
 
@@ -209,8 +207,7 @@ def _bonuses(model: dict) -> list[dict]:
     for i, bonus in enumerate(model["bonuses"], 1):
         tops = _bonus(i, bonus, model["toppings"])
         if tops or str(bonus["points"]).strip():
-            out.append({"toppings": tops, "points": _whole(bonus["points"], f"topping bonus {i} needs its points "
-                                                                              "as a whole number")})
+            out.append({"toppings": tops, "points": _whole(bonus["points"], Text("topping bonus {i} needs its points as a whole number", i=i))})
     return out
 
 
@@ -221,6 +218,6 @@ def edition_from_model(model: dict) -> dict:
         "dice": {d: [sorted([x, y] for x, y in face) for face in model["dice"][d]] for d in DIE_NAMES},
         "sides": {s: {"legend": dict(legend), "rows": _rows(s, model["squares"][s], legend)} for s in SIDE_NAMES},
         "topping_bonuses": _bonuses(model),
-        "slice_points": [_whole(p, f"the points for a slice of {n} must be a whole number")
+        "slice_points": [_whole(p, Text("the points for a slice of {n} must be a whole number", n=n))
                          for n, p in enumerate(model["points"], 1)],
     }

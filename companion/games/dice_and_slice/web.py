@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from companion.platform.sdk import GameWeb, KeptByIdentity, KeptDrawings, RuleError
+from companion.platform.sdk import Text, GameWeb, KeptByIdentity, KeptDrawings, RuleError
 
 from . import editions
 from .editor_form import TOPPING_COLOURS
@@ -157,7 +157,7 @@ def _roll_entry(form, ctx) -> dict:
     faces = {d: _whole(form, f"face_{d}") for d in DIE_NAMES}
     for d, n in faces.items():
         if n is None:
-            raise RuleError(f"Tap the face that die {d} shows.")
+            raise RuleError("Tap the face that die {d} shows.", d=d)
     return {"kind": "roll", "faces": faces}
 
 
@@ -226,28 +226,32 @@ def dot_in_words(x: int, y: int) -> str:
     side = "left" if x == 0 else "right"
     edge = "top" if y == 0 else "bottom"
     if across and down:
-        return f"in the {edge}-{side} corner"
+        return Text("in the {edge}-{side} corner", edge=edge, side=side)
     if down:
-        return f"on the {edge} edge, {ordinal(x + 1)} dot from the left"
+        return Text("on the {edge} edge, {number} dot from the left", edge=edge, number=ordinal(x + 1))
     if across:
-        return f"on the {side} edge, {ordinal(y + 1)} dot from the top"
-    return f"{ordinal(x + 1)} dot from the left, {ordinal(y + 1)} from the top"
+        return Text("on the {side} edge, {number} dot from the top", side=side, number=ordinal(y + 1))
+    return Text("{number} dot from the left, {number2} from the top", number=ordinal(x + 1), number2=ordinal(y + 1))
 
 
 def square_in_words(cx: int, cy: int) -> str:
-    return f"row {cy + 1} from the top, {ordinal(cx + 1)} square from the left"
+    return Text("row {number} from the top, {number2} square from the left", number=cy + 1, number2=ordinal(cx + 1))
 
 
 def slices_in_words(slices) -> str:
     """", and closes a 4-square slice" for the slices a marking would make ("" for none)."""
     if not slices:
         return ""
-    return ", and closes " + " and ".join(f"a {s['size']}-square slice" for s in slices)
+    said = ""
+    for s in slices:
+        slice_words = Text("a {size}-square slice", size=s["size"])
+        said = Text("{said} and {part}", said=said, part=slice_words) if said else slice_words
+    return Text(", and closes {slices}", slices=said)
 
 
 def turned_in_words(q: int) -> str:
-    return ("Not turned", "Turned a quarter turn clockwise", "Turned half way round",
-            "Turned three quarters clockwise")[q % 4]
+    return (Text("Not turned"), Text("Turned a quarter turn clockwise"), Text("Turned half way round"),
+            Text("Turned three quarters clockwise"))[q % 4]
 
 
 WORDS = {"dot_in_words": dot_in_words, "square_in_words": square_in_words, "slices_in_words": slices_in_words,
@@ -298,7 +302,7 @@ def create_options(form, players) -> dict:
         return {"edition": "default", "side": side, "first": first}  # normalize_options stores the default's data
     data = editions.edition_data(name)
     if data is None:
-        raise RuleError(f"There is no edition called {name!r}.")
+        raise RuleError("There is no edition called {name!r}.", name=name)
     return {"edition": data, "side": side, "first": first}
 
 
@@ -315,5 +319,5 @@ WEB = GameWeb(
     offline_scripts=("dice_and_slice/offline.js",),
     view_styles=("dice_and_slice/view.css",),
     blueprint=editions.bp,
-    host_links=(("Editions: match the dice and sheets to your copy", "dice_and_slice.editions"),),
+    host_links=((Text("Editions: match the dice and sheets to your copy"), "dice_and_slice.editions"),),
 )

@@ -3,14 +3,15 @@ never ask for the coach does not load the solver)."""
 from __future__ import annotations
 
 from . import rules
+from companion.platform.sdk import Text
 
 MODES = ("off", "after_game", "live")
-MODE_LABELS = {"off": "Off", "after_game": "After the game", "live": "Live, during play"}
+MODE_LABELS = {"off": Text("Off"), "after_game": Text("After the game"), "live": Text("Live, during play")}
 
 
 def normalize_mode(value) -> str:
     if value is None or value is False:
         return "off"
     if value not in MODES:
-        raise rules.RuleError(f"The coach option is one of: {', '.join(MODES)}; got {value!r}.")
+        raise rules.RuleError("The coach option is one of: {modes}; got {value!r}.", modes=', '.join(MODES), value=value)
     return value

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, g, jsonify, render_template, request
 
-from companion.platform.sdk import (MalformedEntry, RuleError, check_seat_number, play_context, screen_viewer,
+from companion.platform.sdk import (Text, MalformedEntry, RuleError, check_seat_number, play_context, screen_viewer,
                                     seat_required, sheet_viewer)
 
 from . import coach_modes, rules
@@ -22,8 +22,8 @@ def solver_side():
 
 bp = Blueprint("dicez", __name__)
 
-OFF_REASON = "The coach is off at this table (the host chose so when starting it)."
-AFTER_REASON = "At this table the coach speaks only after the game: ask again once every sheet is full."
+OFF_REASON = Text("The coach is off at this table (the host chose so when starting it).")
+AFTER_REASON = Text("At this table the coach speaks only after the game: ask again once every sheet is full.")
 
 
 def mode(ctx) -> str:
@@ -41,7 +41,7 @@ def table_status(ctx, start: bool = True):
 
 def _this_game(ctx) -> None:
     if ctx.game.id != "dicez":
-        abort(404, f"Table {ctx.table.code} plays {ctx.game.title}: the coach is for DiceZ.")
+        abort(404, Text("Table {code} plays {title}: the coach is for DiceZ.", code=ctx.table.code, title=ctx.game.title))
 
 
 # --- the seat's sheet ---------------------------------------------------------------
@@ -150,14 +150,14 @@ def _query_int(name: str, low: int, high: int, required: bool) -> int | None:
     raw = request.args.get(name)
     if raw is None or raw == "":
         if required:
-            abort(400, f'Say which {name}: "{name}" from {low} to {high}.')
+            abort(400, Text('Say which {name}: "{name}" from {low} to {high}.', name=name, low=low, high=high))
         return None
     try:
         value = int(raw)
     except ValueError:
-        abort(400, f'"{name}" must be a whole number from {low} to {high}; got {raw[:20]!r}.')
+        abort(400, Text('"{name}" must be a whole number from {low} to {high}; got {raw!r}.', name=name, low=low, high=high, raw=raw[:20]))
     if not low <= value <= high:
-        abort(400, f'"{name}" must be from {low} to {high}; got {value}.')
+        abort(400, Text('"{name}" must be from {low} to {high}; got {value}.', name=name, low=low, high=high, value=value))
     return value
 
 
@@ -168,7 +168,7 @@ def _query_dice() -> list[int] | None:
     try:
         return [int(part) for part in raw.split(",")]
     except ValueError:
-        raise MalformedEntry(f'"dice" is five whole numbers separated by commas, like 1,2,3,4,5; got {raw[:30]!r}.') from None
+        raise MalformedEntry('"dice" is five whole numbers separated by commas, like 1,2,3,4,5; got {raw!r}.', raw=raw[:30]) from None
 
 
 @bp.get("/api/tables/<code>/coach")
@@ -188,7 +188,7 @@ def coach_api(code):
             raise MalformedEntry('Hold advice needs the dice of that roll: add "dice=a,b,c,d,e".')
         status = table_status(ctx)
         if status.table is None:
-            resp = jsonify(error="The coach is still solving these rules; try again in a few seconds.",
+            resp = jsonify(error=Text("The coach is still solving these rules; try again in a few seconds."),
                            progress=round(status.progress or 0.0, 3))
             return resp, 503, {"Retry-After": "5"}
         coach, _ = solver_side()

@@ -3,6 +3,7 @@ reading for both, so a die the sheet accepts is one the coach reads."""
 from __future__ import annotations
 
 from . import rules
+from companion.platform.sdk import Text
 
 SLOTS = range(rules.DICE_PER_ROLL)
 FACE_TEXT = {str(face): face for face in range(1, 7)}
@@ -25,5 +26,5 @@ def form_dice(form) -> tuple[list[int | None], str | None]:
         raw = (form.get(f"d{i}") or "").strip()
         dice.append(read_die(raw))
         if raw and dice[-1] is None and problem is None:
-            problem = f"Die {i + 1} must be a number from 1 to 6."
+            problem = Text("Die {number} must be a number from 1 to 6.", number=i + 1)
     return dice, problem

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from flask import abort, jsonify, request
 
-from companion.platform.sdk import dice_reader
+from companion.platform.sdk import Text, dice_reader
 
 from .coach_web import bp
 
 READS_PER_CLIENT = "20 per minute;300 per hour"  # a player takes one photo a roll
-TOO_LARGE = "That photo is larger than 8 MB. Send a smaller one (the sheet scales it down before sending)."
-NO_PHOTO = "Send the photo in the form field 'image'."
-WRONG_TYPE = "The dice reader takes JPEG, PNG or WebP photos."
+TOO_LARGE = Text("That photo is larger than 8 MB. Send a smaller one (the sheet scales it down before sending).")
+NO_PHOTO = Text("Send the photo in the form field 'image'.")
+WRONG_TYPE = Text("The dice reader takes JPEG, PNG or WebP photos.")
 
 
 def read_dice_photo():
@@ -36,6 +36,6 @@ def read_dice_photo():
 
 
 read_dice_photo.per_client_limit = READS_PER_CLIENT
-read_dice_photo.limit_refusal = "Too many photos from this device just now. Wait a minute, then try again."
+read_dice_photo.limit_refusal = Text("Too many photos from this device just now. Wait a minute, then try again.")
 read_dice_photo.body_limit = (dice_reader.MAX_BYTES + 64 * 1024, TOO_LARGE)  # room for the form around it
 bp.add_url_rule("/api/dice/read", view_func=read_dice_photo, methods=["POST"])

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from companion.platform.core.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import Text, MalformedEntry, RuleError
 
 UPPER = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER = (
@@ -33,19 +33,19 @@ BOXES = UPPER + LOWER
 BOX_INDEX = {box: at for at, box in enumerate(BOXES)}
 
 BOX_LABELS = {
-    "ones": "Ones",
-    "twos": "Twos",
-    "threes": "Threes",
-    "fours": "Fours",
-    "fives": "Fives",
-    "sixes": "Sixes",
-    "three_of_a_kind": "3 of a Kind",
-    "four_of_a_kind": "4 of a Kind",
-    "full_house": "Full House",
-    "small_straight": "Small Straight",
-    "large_straight": "Large Straight",
-    "dicez": "DiceZ",
-    "chance": "Chance",
+    "ones": Text("Ones"),
+    "twos": Text("Twos"),
+    "threes": Text("Threes"),
+    "fours": Text("Fours"),
+    "fives": Text("Fives"),
+    "sixes": Text("Sixes"),
+    "three_of_a_kind": Text("3 of a Kind"),
+    "four_of_a_kind": Text("4 of a Kind"),
+    "full_house": Text("Full House"),
+    "small_straight": Text("Small Straight"),
+    "large_straight": Text("Large Straight"),
+    "dicez": Text("DiceZ"),
+    "chance": Text("Chance"),
 }
 
 FULL_HOUSE_SCORE = 25
@@ -154,9 +154,9 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict[str, bool]:
         raise RuleError("DiceZ options must be a set of named on/off switches.")
     for name, value in options.items():
         if name not in OPTIONS:
-            raise RuleError(f"DiceZ has no option {name!r}; the options are: {', '.join(OPTIONS)}.")
+            raise RuleError("DiceZ has no option {name!r}; the options are: {options}.", name=name, options=', '.join(OPTIONS))
         if not isinstance(value, bool):
-            raise RuleError(f"Option {name!r} must be true or false; got {value!r}.")
+            raise RuleError("Option {name!r} must be true or false; got {value!r}.", name=name, value=value)
     return {name: options.get(name, NEW_TABLE_DEFAULTS[name]) for name in OPTIONS}
 
 
@@ -176,24 +176,24 @@ def _check_dice(dice: Any) -> tuple[int, ...]:
     if not isinstance(dice, (list, tuple)):
         raise MalformedEntry("Enter the dice as a list of 5 numbers.")
     if len(dice) != DICE_PER_ROLL:
-        raise MalformedEntry(f"Enter exactly 5 dice; got {len(dice)}.")
+        raise MalformedEntry("Enter exactly 5 dice; got {count}.", count=len(dice))
     for die in dice:
         if not _is_int(die):
-            raise MalformedEntry(f"A die shows a whole number from 1 to 6; got {die!r}.")
+            raise MalformedEntry("A die shows a whole number from 1 to 6; got {die!r}.", die=die)
         if not 1 <= die <= 6:
-            raise RuleError(f"A die shows 1 to 6; got {die}.")
+            raise RuleError("A die shows 1 to 6; got {die}.", die=die)
     return tuple(dice)
 
 
 def _check_box(box: Any) -> str:
     if not isinstance(box, str) or box not in BOX_LABELS:
-        raise MalformedEntry(f"There is no box {box!r}; choose one of: {', '.join(BOXES)}.")
+        raise MalformedEntry("There is no box {box!r}; choose one of: {boxes}.", box=box, boxes=', '.join(BOXES))
     return box
 
 
 def _check_seat(state: State, seat: Any) -> int:
     if not _is_int(seat) or not 0 <= seat < len(state.sheets):
-        raise RuleError(f"There is no seat {seat!r} at this table.")
+        raise RuleError("There is no seat {seat!r} at this table.", seat=seat)
     return seat
 
 
@@ -202,7 +202,7 @@ def _check_held(held: Any) -> tuple[int, ...]:
         raise MalformedEntry("List the held dice by position, 0 to 4.")
     for index in held:
         if not _is_int(index) or not 0 <= index < DICE_PER_ROLL:
-            raise MalformedEntry(f"A held die is named by its position 0 to 4; got {index!r}.")
+            raise MalformedEntry("A held die is named by its position 0 to 4; got {index!r}.", index=index)
     if len(set(held)) != len(held):
         raise RuleError("Each held die can be listed only once.")
     return tuple(held)
@@ -211,7 +211,7 @@ def _check_held(held: Any) -> tuple[int, ...]:
 def _check_fields(entry: Mapping, allowed: set[str]) -> None:
     for name in entry:
         if name not in allowed and name not in IGNORED_ENTRY_KEYS:
-            raise MalformedEntry(f"A {entry['kind']} entry has no field {name!r}.")
+            raise MalformedEntry("A {entry} entry has no field {name!r}.", entry=entry['kind'], name=name)
 
 
 def _show(dice: tuple[int, ...]) -> str:
@@ -387,7 +387,7 @@ def _refusal(state: State, seat: int, entry: dict) -> str | None:
 def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:
     """The state before the first entry, for options as the table stored them (see the module doc)."""
     if not _is_int(player_count) or not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
-        raise RuleError(f"DiceZ is for {MIN_PLAYERS} to {MAX_PLAYERS} players; got {player_count!r}.")
+        raise RuleError("DiceZ is for {min_players} to {max_players} players; got {player_count!r}.", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, player_count=player_count)
     return State(
         options=tuple(_stored_options(options).items()),
         sheets=(Sheet(),) * player_count,
@@ -420,7 +420,7 @@ def _entered_sheet(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
         return _score(state, sheet, entry)
     if kind == "roll":
         return _roll(state, sheet, entry)
-    raise RuleError(f"DiceZ takes 'score' and 'roll' entries; got {kind!r}.")
+    raise RuleError("DiceZ takes 'score' and 'roll' entries; got {kind!r}.", kind=kind)
 
 
 def _check_turn(state: State, seat: int) -> None:
@@ -446,8 +446,7 @@ def _roll(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
         for index in held:
             if dice[index] != previous[index]:
                 raise RuleError(
-                    f"Die {index + 1} was held at {previous[index]} but now shows {dice[index]}; "
-                    "a held die keeps its value."
+                    "Die {number} was held at {index} but now shows {index2}; a held die keeps its value.", number=index + 1, index=previous[index], index2=dice[index]
                 )
     return replace(sheet, rolls=sheet.rolls + (dice,))
 
@@ -461,13 +460,13 @@ def _score(state: State, sheet: Sheet, entry: Mapping) -> Sheet:
         last_roll = sheet.rolls[-1]
         dice = _check_dice(entry["dice"]) if "dice" in entry else last_roll
         if dice != last_roll:
-            raise RuleError(f"The scored dice must be your last roll: {_show(last_roll)}.", rule="DZ-18")
+            raise RuleError("The scored dice must be your last roll: {last_roll}.", rule="DZ-18", last_roll=_show(last_roll))
     else:
         dice = _check_dice(entry.get("dice"))
 
     at = BOX_INDEX[box]
     if sheet.scores[at] is not None:
-        raise RuleError(f"{BOX_LABELS[box]} is already filled.", rule="DZ-3")
+        raise RuleError("{box} is already filled.", rule="DZ-3", box=BOX_LABELS[box])
     options = state.switches
     # the sheet by box, for the rules that look at the other boxes (the joker, the extra DiceZ bonus)
     scores = sheet.by_box() if options["joker"] or options["extra_dicez_bonus"] else None
@@ -489,9 +488,9 @@ def _check_joker_order(dice: tuple[int, ...], box: str, scores: Mapping[str, int
     matching_upper = UPPER[dice[0] - 1]
     if matching_upper in allowed:
         raise RuleError(
-            f"Joker rule: five {dice[0]}s must go in {BOX_LABELS[matching_upper]} while it is open.", rule="DZ-17"
+            "Joker rule: five {dice}s must go in {box} while it is open.", rule="DZ-17", dice=dice[0], box=BOX_LABELS[matching_upper]
         )
-    raise RuleError(f"Joker rule: five {dice[0]}s must go in an open lower box while there is one.", rule="DZ-17")
+    raise RuleError("Joker rule: five {dice}s must go in an open lower box while there is one.", rule="DZ-17", dice=dice[0])
 
 
 # --- reading the state ----------------------------------------------------------
@@ -572,6 +571,6 @@ def record(state: State, seat: int) -> dict:
     """A finished sheet for the player's record: each box's score, and whether the upper bonus came."""
     sheet = state.sheets[seat]
     return {
-        "Box averages": {BOX_LABELS[box]: score or 0 for box, score in sheet.by_box().items()},
-        "Upper bonus rate (%)": {"Upper bonus": 100 if sheet.upper_bonus else 0},
+        Text("Box averages"): {BOX_LABELS[box]: score or 0 for box, score in sheet.by_box().items()},
+        Text("Upper bonus rate (%)"): {Text("Upper bonus"): 100 if sheet.upper_bonus else 0},
     }

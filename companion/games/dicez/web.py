@@ -8,7 +8,7 @@ so the dice under the player's finger are never drawn again by the server.
 """
 from __future__ import annotations
 
-from companion.platform.sdk import GameWeb, RuleError
+from companion.platform.sdk import Text, GameWeb, RuleError
 
 from . import coach_web, photo_web, rules  # noqa: F401 - photo_web adds the dice reader's route
 from .dice_form import SLOTS, form_dice, read_die, read_slot
@@ -48,17 +48,17 @@ def missing_dice(dice) -> str | None:
     if gap is None:
         return None
     if all(die is None for die in dice):
-        return "Enter your five dice first."
-    return f"Enter die {gap + 1} first."
+        return Text("Enter your five dice first.")
+    return Text("Enter die {number} first.", number=gap + 1)
 
 
 def next_step(dice, cursor) -> str:
     """What the player does next with the dice on the slots (`cursor`: the slot the next face fills)."""
     if not any(dice):
-        return "Enter your five dice."
+        return Text("Enter your five dice.")
     if cursor is None:
-        return "Tap a box to score these dice."
-    return f"Tap the face for die {cursor + 1}."
+        return Text("Tap a box to score these dice.")
+    return Text("Tap the face for die {number}.", number=cursor + 1)
 
 
 def entry_from_form(form, ctx) -> dict:

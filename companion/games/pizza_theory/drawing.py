@@ -11,18 +11,20 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from companion.platform.sdk import Text
+
 from .rules import BOARD
 from .rules.board import LABELS, planar
 
 S = 100.0  # distance between neighbouring space centres, in SVG units
 R = S / math.sqrt(3)  # hexagon circumradius
 LETTERS = {"red": "R", "white": "W", "green": "G"}
-COLOUR_NAMES = {"red": "Red", "white": "White", "green": "Green"}
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+COLOUR_NAMES = {"red": Text("Red"), "white": Text("White"), "green": Text("Green")}
+ORDINAL = {1: Text("1st"), 2: Text("2nd"), 3: Text("3rd")}
 
 
 def ordinal(n: int) -> str:
-    return ORDINAL.get(n, f"{n}th")
+    return ORDINAL.get(n) or Text("{n}th", n=n)
 
 
 def space_value(space) -> str:
@@ -126,8 +128,8 @@ def where(place, you: bool = True) -> str:
     """Where a space is, in words, for the player at the bottom (`you`) or anyone at the table."""
     _, _, col, from_bottom = place
     if you:
-        return f"column {col} from your left, {ordinal(from_bottom)} from you"
-    return f"column {col} from the left, {ordinal(from_bottom)} from the bottom"
+        return Text("column {col} from your left, {row} from you", col=col, row=ordinal(from_bottom))
+    return Text("column {col} from the left, {row} from the bottom", col=col, row=ordinal(from_bottom))
 
 
 # ---------------------------------------------------------------- the parts of a drawing
@@ -140,16 +142,16 @@ def _slice_numbers(slices) -> dict[int, int]:
 def _hex(i: int, place, occ, marks: dict, you: bool) -> dict:
     x, y = place[0], place[1]
     x_space, legal = i in marks["x"], i in marks["legal"]
-    desc = f"{COLOUR_NAMES[occ]} topping" if occ else "Empty space"
+    desc = Text("{colour} topping", colour=COLOUR_NAMES[occ]) if occ else Text("Empty space")
     if x_space:
-        desc += " (X start space)"
+        desc = Text("{space} (X start space)", space=desc)
     if legal:
-        desc += ", you may add here"
+        desc = Text("{space}, you may add here", space=desc)
     spot = where(place, you)
     return {
         "i": i, "x": x, "y": y, "points": hex_points(x, y), "occ": occ, "letter": LETTERS.get(occ, ""),
         "x_space": x_space, "legal": legal, "slice": marks["slice"].get(i), "marker": marks["marker"].get(i),
-        "value": space_value(BOARD.spaces[i]), "where": spot, "label": f"{desc}: {spot}",
+        "value": space_value(BOARD.spaces[i]), "where": spot, "label": Text("{space}: {where}", space=desc, where=spot),
     }
 
 

@@ -11,11 +11,12 @@ import secrets
 
 from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
-from companion.platform.sdk import (GameWeb, KeptDrawings, PlayContext, RuleError, TableError, Viewer, game_replay,
+from companion.platform.sdk import (Text, GameWeb, KeptDrawings, PlayContext, RuleError, TableError, Viewer, game_replay,
                                     int_field, may_play, named_texts, record, reload_replay, screen_viewer, store)
 
 from . import rules
 from .drawing import LETTERS, draw_board, hex_at, space_from_value, space_value
+from .rules.resolve import COLOUR_WORDS
 
 GAME_ID = "pizza_theory"
 
@@ -37,9 +38,9 @@ def entry_from_form(form, ctx) -> dict:
     if kind == "place":
         return {"kind": "place", "space": _space(form)}
     if kind == "cut":
-        return {"kind": "cut", "line": int_field(form, "line", "a line", 1, 6)}
+        return {"kind": "cut", "line": int_field(form, "line", Text("a line"), 1, 6)}
     if kind == "neutral":
-        line = int_field(form, "nline", "the line the neutral die shows", 1, 6)
+        line = int_field(form, "nline", Text("the line the neutral die shows"), 1, 6)
         return {"kind": "neutral", "line": line, "space": None if form.get("space") == "none" else _space(form)}
     raise RuleError("Tap a space or a line.")
 
@@ -77,7 +78,7 @@ def _scoreboard(view, names) -> list[dict]:
              "has_chosen": s["has_chosen"], "to_place": s["to_place"]} for s in view["seats"]]
     if view["neutral"]:
         nv = view["neutral"]
-        rows.append({"seat": None, "name": "Neutral", "colour": "green", "letter": "G", "label": "",
+        rows.append({"seat": None, "name": Text("Neutral"), "colour": "green", "letter": "G", "label": "",
                      "supply": nv["supply"], "on_board": nv["on_board"], "has_chosen": False, "to_place": False})
     return rows
 
@@ -100,16 +101,18 @@ def _sheet_marks(view, me, hints) -> dict:
 
 def _why(ch) -> str:
     if ch["why"] == "replaced":
-        return f"{ch['to']} has the most in slice {ch['slice']}"
+        return Text("{colour} has the most in slice {slice}", colour=COLOUR_WORDS[ch["to"]], slice=ch["slice"])
     if ch["why"] == "supply_out":  # PT-12: the leader's replacements ran out
         lead = ch["leader"]
-        return f"slice {ch['slice']}: {lead} ({LETTERS[lead]}) has the most here but no {lead} topping left"
-    return f"slice {ch['slice']} is a tie"
+        return Text("slice {slice}: {colour} ({letter}) has the most here but no {colour} topping left",
+                    slice=ch["slice"], colour=COLOUR_WORDS[lead], letter=LETTERS[lead])
+    return Text("slice {slice} is a tie", slice=ch["slice"])
 
 
 def _checklist_item(n: int, ch, board) -> dict:
     frm, to = ch["from"], ch["to"]
-    action = f"Swap the {frm} topping for a {to} one" if to else f"Take the {frm} topping off and leave the space empty"
+    action = (Text("Swap the {frm} topping for a {to} one", frm=COLOUR_WORDS[frm], to=COLOUR_WORDS[to]) if to
+              else Text("Take the {frm} topping off and leave the space empty", frm=COLOUR_WORDS[frm]))
     return {"n": n, "space": ch["space"], "value": space_value(ch["space"]), "from": frm, "to": to,
             "from_letter": LETTERS[frm], "to_letter": LETTERS.get(to, "–"), "action": action, "why": _why(ch),
             "where": hex_at(board, ch["space"])["where"], "slice": ch["slice"], "kind": ch["why"]}
@@ -140,7 +143,7 @@ def _round_scores(res, names) -> list[dict]:
     for c in res["cuts"]:
         colour = c["colour"]
         before, after = res["on_board_before"][colour], res["on_board_after"][colour]
-        rows.append({"who": "Neutral die" if c["neutral"] else names[c["seat"]], "colour": colour,
+        rows.append({"who": Text("Neutral die") if c["neutral"] else names[c["seat"]], "colour": colour,
                      "letter": LETTERS[colour], "line": c["line"], "before": before, "after": after, "gain": after - before,
                      "would_be": res["would_be"][colour]})
     return rows
@@ -154,7 +157,7 @@ def reveal(res, names, corner: int, *, you: bool, x_spaces=(), seat=None) -> dic
                        cuts=[(c["family"], c["k"], c["colour"]) for c in res["cuts"]],
                        slices=[s["spaces"] for s in res["slices"]], changes=[ch["space"] for ch in res["changes"]],
                        you=you)
-    cuts = [{"who": "Neutral die" if c["neutral"] else names[c["seat"]], "colour": c["colour"],
+    cuts = [{"who": Text("Neutral die") if c["neutral"] else names[c["seat"]], "colour": c["colour"],
              "letter": LETTERS[c["colour"]], "line": c["line"], "corner": c["board_label"]} for c in res["cuts"]]
     return {"round": res["round"], "board": board, "cuts": cuts, "slices": res["slices"], "safe": res["safe"],
             "checklist": [_checklist_item(n, ch, board) for n, ch in enumerate(res["changes"], 1)],
@@ -244,7 +247,7 @@ bp = Blueprint("pizza_theory", __name__)
 
 def _pt_table():
     if g.table.game != GAME_ID:
-        abort(404, f"Table {g.table.code} is not playing Pizza Theory.")
+        abort(404, Text("Table {code} is not playing Pizza Theory.", code=g.table.code))
     return g.table
 
 
@@ -254,7 +257,7 @@ def _record_cuts(table) -> None:
     if PlayContext(table, rep, screen_viewer()).view["phase"] != "cut":
         raise RuleError("The cuts are entered once every topping of the round is down.")
     waiting = rep.game.waiting_for(rep.state)
-    lines = {s: int_field(request.form, f"line{s}", f"{table.seats[s].name}'s line", 1, 6) for s in waiting}
+    lines = {s: int_field(request.form, f"line{s}", Text("{name}'s line", name=table.seats[s].name), 1, 6) for s in waiting}
     for s in waiting:
         _, rep, _ = record(store(), table, s, {"kind": "cut", "line": lines[s]}, replay=rep, by_host=True)
 
@@ -313,7 +316,7 @@ def create_options(form, players) -> dict:
         return {}
     if choice == "random":
         return {"first_seat": secrets.randbelow(max(players, 1))}
-    return {"first_seat": int_field(form, "pizza_theory_first", "the first player", 0, 2)}
+    return {"first_seat": int_field(form, "pizza_theory_first", Text("the first player"), 0, 2)}
 
 
 WEB = GameWeb(
@@ -328,6 +331,6 @@ WEB = GameWeb(
     offline_scripts=("pizza_theory/offline.js",),
     view_styles=("pizza_theory/view.css",),
     blueprint=bp,
-    host_links=(("Enter everyone's cut from the dice", "pizza_theory.host_cuts"),
-                ("Round-by-round replay", "pizza_theory.replay")),
+    host_links=((Text("Enter everyone's cut from the dice"), "pizza_theory.host_cuts"),
+                (Text("Round-by-round replay"), "pizza_theory.replay")),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from companion.platform.core.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import Text, plural_text, MalformedEntry, RuleError
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 MIN_POINTS, MAX_POINTS = -100_000, 100_000
@@ -44,20 +44,20 @@ def _is_int(value: Any) -> bool:
 
 def _shown(value: Any) -> str:
     """A client's value in a message, cut short: a message must stay readable."""
-    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else "a huge number"
+    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else Text("a huge number")
     return text if len(text) <= 24 else text[:21] + "..."
 
 
 def _check_seat(state: State, seat: Any) -> int:
     if not _is_int(seat) or not 0 <= seat < len(state.scores):
-        raise RuleError(f"There is no seat {_shown(seat)} at this table.")
+        raise RuleError("There is no seat {seat} at this table.", seat=_shown(seat))
     return seat
 
 
 def _check_fields(entry: Mapping, allowed: set[str]) -> None:
     for name in entry:
         if name not in allowed and name not in IGNORED_ENTRY_KEYS:
-            raise MalformedEntry(f"A {entry['kind']} entry has no field {_shown(name)}.")
+            raise MalformedEntry("A {entry} entry has no field {name}.", entry=entry['kind'], name=_shown(name))
 
 
 # --- options (SP-2) ----------------------------------------------------------------------
@@ -68,7 +68,7 @@ def _optional_whole(options: Mapping, name: str, low: int, high: int, what: str)
     if value is None:
         return None
     if not _is_int(value) or not low <= value <= high:
-        raise RuleError(f"{what} must be a whole number from {low} to {high}, or left out; got {_shown(value)}.")
+        raise RuleError("{what} must be a whole number from {low} to {high}, or left out; got {value}.", what=what, low=low, high=high, value=_shown(value))
     return value
 
 
@@ -80,14 +80,14 @@ def normalize_options(options: Mapping[str, Any] | None) -> dict:
         raise RuleError("Score pad options are a set of named values: wins, rounds, target and name.")
     for name in options:
         if name not in OPTIONS:
-            raise RuleError(f"Score pad has no option {_shown(name)}; the options are: {', '.join(OPTIONS)}.")
+            raise RuleError("Score pad has no option {name}; the options are: {options}.", name=_shown(name), options=', '.join(OPTIONS))
     wins = options.get("wins", "highest")
     if wins is None:
         wins = "highest"
     if not isinstance(wins, str) or wins not in WINS:
-        raise RuleError(f'Who wins must be "highest" or "lowest" (the total); got {_shown(wins)}.')
-    rounds = _optional_whole(options, "rounds", 1, MAX_ROUNDS, "The number of rounds")
-    target = _optional_whole(options, "target", 1, MAX_TARGET, "The target score")
+        raise RuleError('Who wins must be "highest" or "lowest" (the total); got {wins}.', wins=_shown(wins))
+    rounds = _optional_whole(options, "rounds", 1, MAX_ROUNDS, Text("The number of rounds"))
+    target = _optional_whole(options, "target", 1, MAX_TARGET, Text("The target score"))
     return {"wins": wins, "rounds": rounds, "target": target, "name": _game_name(options.get("name"))}
 
 
@@ -96,17 +96,16 @@ def _game_name(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or any(not ch.isprintable() for ch in value):
-        raise RuleError(f"The name of the game being played must be plain text; got {_shown(value)}.")
+        raise RuleError("The name of the game being played must be plain text; got {value}.", value=_shown(value))
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
-        raise RuleError(f"The name of the game being played is at most {MAX_NAME} characters; "
-                        f"this one has {len(name)}.")
+        raise RuleError("The name of the game being played is at most {max_name} characters; this one has {count}.", max_name=MAX_NAME, count=len(name))
     return name or None
 
 
 def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:
     if not _is_int(player_count) or not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
-        raise RuleError(f"Score pad is for {MIN_PLAYERS} to {MAX_PLAYERS} players; got {_shown(player_count)}.")
+        raise RuleError("Score pad is for {min_players} to {max_players} players; got {player_count}.", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, player_count=_shown(player_count))
     options = normalize_options(options)
     return State(wins=options["wins"], rounds=options["rounds"], target=options["target"],
                  scores=((),) * player_count)
@@ -189,10 +188,9 @@ def _check_points(entry: Mapping) -> int:
     points = entry["points"]
     if not _is_int(points):
         raise MalformedEntry(
-            f"A round score is a whole number from {MIN_POINTS} to {MAX_POINTS}, "
-            f"such as 12, 0 or -5; got {_shown(points)}.")
+            "A round score is a whole number from {min_points} to {max_points}, such as 12, 0 or -5; got {points}.", min_points=MIN_POINTS, max_points=MAX_POINTS, points=_shown(points))
     if not MIN_POINTS <= points <= MAX_POINTS:
-        raise RuleError(f"A round score must be from {MIN_POINTS} to {MAX_POINTS}; got {_shown(points)}.", rule="SP-3")
+        raise RuleError("A round score must be from {min_points} to {max_points}; got {points}.", rule="SP-3", min_points=MIN_POINTS, max_points=MAX_POINTS, points=_shown(points))
     return points
 
 
@@ -201,8 +199,7 @@ def _score(state: State, seat: int, entry: Mapping) -> State:
     points = _check_points(entry)
     column = state.scores[seat]
     if len(column) > rounds_complete(state):
-        raise RuleError(f"Round {len(column)} is still open: a score for round {len(column) + 1} "
-                        f"waits until every player has entered round {len(column)}.", rule="SP-5")
+        raise RuleError("Round {count} is still open: a score for round {number} waits until every player has entered round {count}.", rule="SP-5", count=len(column), number=len(column) + 1)
     new_column = column + (points,)
     return replace(state, scores=state.scores[:seat] + (new_column,) + state.scores[seat + 1:])
 
@@ -213,8 +210,9 @@ def _finish(state: State, seat: int, entry: Mapping) -> State:
         raise RuleError("Play at least one round before finishing the game.", rule="SP-10")
     if not at_round_boundary(state):
         missing = len(waiting_for(state))
-        raise RuleError(f"Finish between rounds: round {current_round(state)} still waits for "
-                        f"{missing} {'score' if missing == 1 else 'scores'}.", rule="SP-10")
+        raise RuleError(plural_text("Finish between rounds: round {round} still waits for {missing} score.",
+                                    "Finish between rounds: round {round} still waits for {missing} scores.",
+                                    missing, round=current_round(state), missing=missing), rule="SP-10")
     return replace(state, finished_by=seat)
 
 
@@ -229,7 +227,7 @@ def apply(state: State, seat: int, entry: Any) -> State:
         raise MalformedEntry("An entry must be a set of named fields.")
     kind = entry.get("kind")
     if not isinstance(kind, str) or kind not in ENTRIES:
-        raise RuleError(f"Score pad takes 'score' and 'finish' entries; got {_shown(kind)}.")
+        raise RuleError("Score pad takes 'score' and 'finish' entries; got {kind}.", kind=_shown(kind))
     return ENTRIES[kind](state, seat, entry)
 
 
@@ -245,8 +243,7 @@ def undo_refusal(seat: int, now: State) -> str | None:
     """A seat's latest score stays open to undo until someone enters a later round (SP-6)."""
     entered = len(now.scores[seat])
     if any(len(column) > entered for column in now.scores):
-        return (f"Round {entered} can't be changed any more: "
-                f"another player has already entered a score for round {entered + 1}.")
+        return (Text("Round {entered} can't be changed any more: another player has already entered a score for round {number}.", entered=entered, number=entered + 1))
     return None
 
 

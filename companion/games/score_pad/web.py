@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 
-from companion.platform.sdk import GameWeb
+from companion.platform.sdk import Text, GameWeb
 
 # the quick buttons: what each adds to the typed score ("neg" flips its sign, for keyboards without a minus)
 QUICK_STEPS = {"-10": -10, "-1": -1, "+1": 1, "+10": 10}
 NEGATE = "neg"
 QUICK_BUTTONS = (  # (value, label, what a screen reader says)
-    ("-10", "\u221210", "10 less"), ("-1", "\u22121", "1 less"), (NEGATE, "\u00b1", "Change the sign"),
-    ("+1", "+1", "1 more"), ("+10", "+10", "10 more"),
+    ("-10", "\u221210", Text("10 less")), ("-1", "\u22121", Text("1 less")), (NEGATE, "\u00b1", Text("Change the sign")),
+    ("+1", "+1", Text("1 more")), ("+10", "+10", Text("10 more")),
 )
 # a whole number as people type it; anything else goes to the rules as typed, and they say what is wrong
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,15}")

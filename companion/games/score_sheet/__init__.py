@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from companion.platform.sdk import EngineGame, RuleError, Viewer
+from companion.platform.sdk import Text, EngineGame, RuleError, Viewer
 
 from . import designer  # noqa: F401 - the designer's routes, on the game's blueprint
 from . import rules
@@ -47,7 +47,7 @@ class ScoreSheet(EngineGame):
         """Each row's points on the player's record, charted per sheet (a sheet's rows are its own)."""
         shown = rules.view(state)
         labels = {row["id"]: row["label"] for row in shown["sheet"]["rows"]}
-        return {f"{shown['sheet']['name']}: points per row": {labels[row_id]: points for row_id, points
+        return {Text("{shown}: points per row", shown=shown['sheet']['name']): {labels[row_id]: points for row_id, points
                                                            in shown["players"][seat]["sheet"].items()}}
 
     def categories(self, state):

@@ -197,7 +197,7 @@ def import_sheet():
     raw = upload.read(MAX_FILE + 1) if upload else b""
     try:
         if len(raw) > MAX_FILE:
-            raise RuleError(f"A sheet file is at most {MAX_FILE // 1024} KiB.")
+            raise RuleError("A sheet file is at most {number} KiB.", number=MAX_FILE // 1024)
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import abort, g, redirect, render_template, url_for
 
-from companion.platform.sdk import RuleError, TableError, record, store
+from companion.platform.sdk import Text, RuleError, TableError, record, store
 
 from .library import bp
 
@@ -19,7 +19,7 @@ def host_context(ctx) -> dict:
 def host_end(code):
     table = g.table
     if table.game != GAME_ID:
-        abort(404, f"Table {table.code} is not playing Score sheet.")
+        abort(404, Text("Table {code} is not playing Score sheet.", code=table.code))
     if not g.host:
         abort(403, "Only the host can end the game for everyone.")
     rep = g.replay

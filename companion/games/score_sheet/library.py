@@ -7,7 +7,7 @@ import secrets
 
 from flask import Blueprint, abort, has_app_context, jsonify, render_template, request
 
-from companion.platform.sdk import Collection, RuleError, browser_id, collection, is_this_browser
+from companion.platform.sdk import Text, Collection, RuleError, browser_id, collection, is_this_browser
 
 from .rules.builtin import BUILTIN
 from .rules.sheet import load_sheet
@@ -108,20 +108,20 @@ def api_sheets():
 def api_sheet(sheet_id):
     data = sheet_data(sheet_id)
     if data is None:
-        return jsonify(error=f"There is no sheet {sheet_id[:40]!r}."), 404
+        return jsonify(error=Text("There is no sheet {sheet_id!r}.", sheet_id=sheet_id[:40])), 404
     return jsonify(load_sheet(data).data())
 
 
 @bp.post("/api/sheets")
 def api_save_sheet():
     if request.content_length and request.content_length > MAX_BODY:
-        return jsonify(error=f"A sheet is at most {MAX_BODY // 1024} KiB of JSON."), 413
+        return jsonify(error=Text("A sheet is at most {number} KiB of JSON.", number=MAX_BODY // 1024)), 413
     try:
         data = request.get_json(silent=True)
     except RecursionError:  # absurdly deep nesting: nothing a client means
         data = None
     if not isinstance(data, dict):
-        return jsonify(error="Send a sheet as a JSON object with Content-Type: application/json."), 400
+        return jsonify(error=Text("Send a sheet as a JSON object with Content-Type: application/json.")), 400
     try:
         saved = save_new(data)
     except RuleError as exc:
@@ -141,7 +141,7 @@ def library_page():
 def sheet_page(sheet_id):
     data = sheet_data(sheet_id)
     if data is None:
-        abort(404, f"There is no sheet {sheet_id[:40]!r}.")
+        abort(404, Text("There is no sheet {sheet_id!r}.", sheet_id=sheet_id[:40]))
     sheet = load_sheet(data)
     doc = None if sheet_id in BUILTIN else _sheets().get(sheet_id)
     return render_template("score_sheet/sheet_page.html", sheet_id=sheet_id, sheet=sheet.data(),

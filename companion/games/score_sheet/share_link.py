@@ -12,7 +12,7 @@ import zlib
 from flask import redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion.platform.sdk import RuleError, absolute_url, qr_svg
+from companion.platform.sdk import Text, RuleError, absolute_url, qr_svg
 
 from .library import bp, save_new, sheet_data
 from .rules.sheet import load_sheet
@@ -20,7 +20,7 @@ from .rules.view import row_range
 
 MAX_CODE_CHARS = 3000  # a link a phone's camera and a chat message still carry
 _CODE = re.compile(r"[A-Za-z0-9_-]+")
-_BROKEN = "That sheet link is incomplete or damaged (it may have been cut short when it was copied). Nothing was saved."
+_BROKEN = Text("That sheet link is incomplete or damaged (it may have been cut short when it was copied). Nothing was saved.")
 
 
 def pack(data: dict) -> str | None:
@@ -49,7 +49,7 @@ def _code_in_link(link: str) -> str:
 def share(sheet_id):
     data = sheet_data(sheet_id)
     if data is None:
-        return render_template("score_sheet/share.html", error=f"There is no sheet {sheet_id[:40]!r}."), 404
+        return render_template("score_sheet/share.html", error=Text("There is no sheet {sheet_id!r}.", sheet_id=sheet_id[:40])), 404
     sheet = load_sheet(data).data()
     code = pack(sheet)
     link = absolute_url(url_for("score_sheet.receive", packed=code)) if code else None
@@ -76,7 +76,7 @@ def receive_link():
     """The "paste a sheet link" form: the link may name another companion; its code is read here."""
     code = _code_in_link(request.args.get("link", ""))
     if not code:
-        return render_template("score_sheet/share.html", error="Paste the whole sheet link to look at the sheet."), 400
+        return render_template("score_sheet/share.html", error=Text("Paste the whole sheet link to look at the sheet.")), 400
     return redirect(url_for("score_sheet.receive", packed=code), 303)
 
 

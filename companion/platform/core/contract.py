@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import sys
+import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,34 +19,107 @@ from typing import Any, ClassVar, Mapping
 State = Any  # a game's own immutable value; opaque to the platform
 
 
-def _seat_words(names: list[str] | None, seat: int) -> str:
-    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat + 1}"
+def N_(text: str) -> str:
+    """Marks `text` for the catalogues (companion/translations) where it is written; the web layer
+    translates it when a player reads it. For texts kept as plain strings (a label, a refusal's wording)."""
+    return text
 
 
-class SeatText(str):
-    """A text for players that speaks of seats, written by rules that know seats but not names: a
-    placeholder per seat in `template` ("It is {turn}'s turn", seats={"turn": 1}). As a plain string
-    it reads "seat 2"; the platform names the seats (`named`, `named_texts`) before a player reads it."""
+def _format(template: str, values: dict) -> str:
+    return template.format_map(values)
+
+
+class Text(str):
+    """A text for players kept as its English wording and its values, so each reader reads it in their
+    own language: `template` (a catalogue message, with a `{name}` placeholder per value) and `values`
+    (numbers, names, other Texts). A Text is the English string it reads as; the web layer translates
+    it (`shown`) where it is put on a page.
+
+    Rules know seats, not names: a text that speaks of a seat writes a placeholder and gives its seat
+    in `seats` ("It is {turn}'s turn", seats={"turn": 1}). As a plain string it reads "seat 2"; the
+    platform names the seats (`named`, `named_texts`) before a player reads it."""
 
     template: str
     seats: dict[str, int]
+    values: dict
 
-    def __new__(cls, template: str, seats: dict[str, int]):
-        text = super().__new__(cls, template.format_map({k: _seat_words(None, s) for k, s in seats.items()}))
-        text.template, text.seats = template, dict(seats)
+    plural: tuple[str, int] | None = None  # (the plural message, the count that chooses), see plural_text
+
+    def __new__(cls, template: str, seats: dict[str, int] | None = None, **values):
+        seats = dict(seats or {})
+        text = super().__new__(cls, _format(template, {**values, **{k: _seat_words(None, s) for k, s in seats.items()}})
+                               if values or seats else template)
+        text.template, text.seats, text.values = template, seats, values
         return text
 
     def __reduce__(self):
-        return SeatText, (self.template, self.seats)
+        return _text, (self.template, self.seats, self.values, self.plural)
 
-    def named(self, names: list[str]) -> str:
-        """The text with each seat placeholder given the seat's name."""
-        return self.template.format_map({key: _seat_words(names, seat) for key, seat in self.seats.items()})
+    def named(self, names: list[str]) -> "Text":
+        """The text with each seat placeholder given the seat's name (a Text still)."""
+        if not self.seats:
+            return self
+        named = {key: _seat_words(names, seat) for key, seat in self.seats.items()}
+        return _text(self.template, {}, {**self.values, **named}, self.plural)
+
+    def shown(self, translate, number=str, plurals=None) -> str:
+        """The text in a reader's language: `translate` gives a catalogue message's translation,
+        `plurals(singular, plural, n)` a plural message's, `number` writes a number as the reader's
+        locale does."""
+        message = (plurals or _english_plural)(self.template, *self.plural) if self.plural else translate(self.template)
+        if not self.values and not self.seats:
+            return message
+        values = {key: _shown(value, translate, number, plurals) for key, value in self.values.items()}
+        values.update({key: _shown(_seat_words(None, seat), translate, number, plurals) for key, seat in self.seats.items()})
+        for name in _formatted_fields(self.template):  # a number with a format of its own keeps it
+            if name in self.values:
+                values[name] = self.values[name]
+        try:
+            return _format(message, values)
+        except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: the English
+            return _format(self.template if not self.plural else _english_plural(self.template, *self.plural), values)
+
+
+def plural_text(singular: str, plural: str, n: int, seats: dict[str, int] | None = None, **values) -> Text:
+    """A Text whose wording depends on the count `n` (one dot, two dots), each language's own way."""
+    return _text(singular, seats or {}, values, (plural, n))
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def _formatted_fields(template: str) -> list[str]:
+    return [name for _literal, name, spec, _conv in string.Formatter().parse(template) if name and spec]
+
+
+def _text(template: str, seats: dict, values: dict, plural: tuple[str, int] | None = None) -> Text:
+    """A Text from its parts; with `plural`, `template` is the singular message and the English reads
+    the one the count chooses."""
+    text = Text(_english_plural(template, *plural) if plural else template, seats, **values)
+    if plural:
+        text.template, text.plural = template, plural
+    return text
+
+
+def _shown(value, translate, number, plurals=None):
+    if isinstance(value, Text):
+        return value.shown(translate, number, plurals)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return number(value)
+    return value
+
+
+def _seat_words(names: list[str] | None, seat: int) -> str:
+    return names[seat] if names is not None and 0 <= seat < len(names) else Text(N_("seat {number}"), number=seat + 1)
+
+
+SeatText = Text  # the name rules first wrote texts that speak of seats with
 
 
 def named_texts(value, names: list[str]):
-    """`value` (an answer of the rules: hints, notes) with every SeatText in it named."""
-    if isinstance(value, SeatText):
+    """`value` (an answer of the rules: hints, notes) with every Text in it that speaks of seats named."""
+    if isinstance(value, Text):
         return value.named(names)
     if isinstance(value, dict):
         return {key: named_texts(item, names) for key, item in value.items()}
@@ -55,22 +129,23 @@ def named_texts(value, names: list[str]):
 
 
 class RuleError(ValueError):
-    """An entry the rules do not allow. `reason` is shown to the player as is; `rule`, when given,
-    is the numbered rule of the game's seed it applies (e.g. "DZ-3"), which the page links to.
+    """An entry the rules do not allow. `reason` is shown to the player (in the reader's language: it
+    is a catalogue message, its `values` filled in); `rule`, when given, is the numbered rule of the
+    game's seed it applies (e.g. "DZ-3"), which the page links to.
 
     The rules know seats, not names: a reason that speaks of a seat writes a placeholder and
     gives its seat in `seats` ("It is {turn}'s turn", seats={"turn": 1}). Until the platform
-    names the seats (`named`), a placeholder reads "seat 2" (the reason is then a SeatText, so a
-    refusal the rules pass on in their hints is named by the platform too)."""
+    names the seats (`named`), a placeholder reads "seat 2" (the reason is a Text, so a refusal the
+    rules pass on in their hints is named and translated by the platform too)."""
 
-    def __init__(self, reason: str, rule: str | None = None, seats: dict[str, int] | None = None):
+    def __init__(self, reason: str, rule: str | None = None, seats: dict[str, int] | None = None, **values):
         self.template, self.rule, self.seats = reason, rule, dict(seats or {})
-        self.reason = SeatText(reason, self.seats) if self.seats else reason
+        self.reason = reason if isinstance(reason, Text) else Text(reason, self.seats, **values)
         super().__init__(self.reason)
 
     def named(self, names: list[str]) -> RuleError:
         """The same refusal with each seat placeholder given the seat's name."""
-        if not self.seats:
+        if not self.reason.seats:
             return self
         named = copy.copy(self)
         named.reason = self.reason.named(names)

@@ -12,7 +12,7 @@ from typing import Any
 
 from cachetools import LRUCache
 
-from .contract import Game, MalformedEntry, RuleError, Viewer
+from .contract import Game, MalformedEntry, RuleError, Text, Viewer
 from .registry import get_game
 from .records import Conflict, Entry, GameInfo, TableInfo, TableLog
 
@@ -24,10 +24,11 @@ MAX_NAME_LENGTH = 40
 class TableError(Exception):
     """A request the table cannot take, with the HTTP status that says why."""
 
-    def __init__(self, status: int, reason: str):
-        super().__init__(reason)
+    def __init__(self, status: int, reason: str, **values):
+        # a catalogue message (its values filled in): the reader's language is chosen where it is shown
+        self.reason = reason if isinstance(reason, Text) else Text(reason, **values)
+        super().__init__(self.reason)
         self.status = status
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def _replayed(store: TableLog, table: TableInfo, game_no: int) -> Replay:
     """The game's whole log, replayed from the start."""
     info = store.game(table.code, game_no)
     if info is None:
-        raise TableError(404, f"Table {table.code} has no game {game_no}.")
+        raise TableError(404, "Table {code} has no game {game_no}.", code=table.code, game_no=game_no)
     entries = store.entries(table.code, game_no)
     game = get_game(info.game)
     eff = effective_entries(entries)
@@ -174,7 +175,7 @@ def check_key(key) -> str | None:
     if key is None or key == "":
         return None
     if not isinstance(key, str) or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise TableError(400, f"The idempotency key must be printable text of at most {MAX_KEY_LENGTH} characters.")
+        raise TableError(400, "The idempotency key must be printable text of at most {max_key_length} characters.", max_key_length=MAX_KEY_LENGTH)
     return key
 
 
@@ -218,7 +219,7 @@ def record(store: TableLog, table: TableInfo, seat: int, entry: dict, key: str |
         rep = replay if replay is not None and _attempt == 0 else load_replay(store, table, game_no)
         try:
             if by_host and seat not in rep.game.waiting_for(rep.state):
-                raise RuleError(f"{table.seats[seat].name} has already entered this; only they can change it.")
+                raise RuleError("{name} has already entered this; only they can change it.", name=table.seats[seat].name)
             payload, new_state, new_eff, new_before = _plan(rep, table, seat, entry)
         except RuleError as exc:
             # Refused against the log as read; if the log moved on meanwhile (or this very
@@ -264,7 +265,7 @@ def _plan(rep: Replay, table: TableInfo, seat: int, entry: dict):
     if entry["kind"] == UNDO:
         return _plan_undo(rep, table, seat)
     if entry["kind"] not in rep.game.entry_kinds:
-        raise RuleError(f"{rep.game.title} has no entry of kind {entry['kind']!r}.")
+        raise RuleError("{title} has no entry of kind {entry!r}.", title=rep.game.title, entry=entry['kind'])
     check_fields(rep.game, entry)
     payload = {k: v for k, v in entry.items() if k not in ("kind", "key")}
     return payload, rep.game.apply(rep.state, seat, entry), None, None
@@ -278,7 +279,7 @@ def check_fields(game: Game, entry: dict) -> None:
     if extra:
         extra.sort(key=str)
         has = ", ".join(f'"{f}"' for f in fields) or "no fields besides its kind"
-        raise MalformedEntry(f'A "{kind}" entry has no field "{extra[0]}" (it has: {has}).')
+        raise MalformedEntry('A "{kind}" entry has no field "{extra}" (it has: {has}).', kind=kind, extra=extra[0], has=has)
 
 
 def _plan_undo(rep: Replay, table: TableInfo, seat: int):
@@ -297,7 +298,7 @@ def undo_refusal(rep: Replay, table: TableInfo, seat: int) -> str | None:
 
 def _undo_answer(rep: Replay, table: TableInfo, seat: int) -> str | None:
     if rep.finished:
-        return "The game is over: start a rematch to play again."
+        return Text("The game is over: start a rematch to play again.")
     try:
         _replayed_without(rep, _undo_target(rep, seat), table.names)
     except RuleError as exc:
@@ -328,8 +329,7 @@ def _replayed_without(rep: Replay, target: int, names: list[str]) -> tuple[list,
             state = rep.game.apply(state, e.seat, e.as_entry())
         except RuleError:
             who = names[e.seat] if e.seat is not None and 0 <= e.seat < len(names) else "the host"
-            raise RuleError(f"That entry can't be undone any more: {who} played after it, "
-                            "and that play depends on it.") from None
+            raise RuleError("That entry can't be undone any more: {who} played after it, and that play depends on it.", who=who) from None
     return before, state
 
 
@@ -424,7 +424,7 @@ def last_entry(rep: Replay, viewer: Viewer, names: list[str]) -> str | None:
     """What the table's latest entry did, as `viewer` may be told (an undo says only who took one back)."""
     if rep.entries and rep.entries[-1].kind == UNDO:
         seat = rep.entries[-1].seat
-        return f"{names[seat]} took back an entry." if seat is not None and 0 <= seat < len(names) else None
+        return Text("{seat} took back an entry.", seat=names[seat]) if seat is not None and 0 <= seat < len(names) else None
     return last_entry_text(rep.game, steps_latest_first(rep), rep.state, viewer, names)
 
 
@@ -432,11 +432,11 @@ def name_refusal(name: str, what: str, most: int) -> str | None:
     """Why `name` (spacing already tidied) cannot be a name people read on every screen, or None.
     Printable rules out control characters, right-to-left overrides and broken characters alike."""
     if not name:
-        return "Every player needs a name." if what == "A player name" else f"{what} cannot be empty."
+        return Text("Every player needs a name.") if what == "A player name" else Text("{what} cannot be empty.", what=what)
     if not name.isprintable():
-        return f"{what} can only hold printable characters."
+        return Text("{what} can only hold printable characters.", what=what)
     if len(name) > most:
-        return f"{what} can be at most {most} characters long."
+        return Text("{what} can be at most {most} characters long.", what=what, most=most)
     return None
 
 
@@ -448,19 +448,19 @@ def checked_log(table: TableInfo, info: GameInfo, entries) -> Replay:
     try:
         start = game.new_state(len(table.seats), info.options)
     except RuleError as exc:
-        raise TableError(422, f"its options do not fit its players: {exc.reason}") from None
+        raise TableError(422, "its options do not fit its players: {reason_value}", reason_value=exc.reason) from None
     rep = Replay(game, info, 0, (), (), (), start)
     for e in entries:
         if e.seq != rep.version + 1:
-            raise TableError(422, f"entry {e.seq} follows entry {rep.version}: the numbers have a gap.")
+            raise TableError(422, "entry {seq} follows entry {version}: the numbers have a gap.", seq=e.seq, version=rep.version)
         if not isinstance(e.seat, int) or not 0 <= e.seat < len(table.seats):
-            raise TableError(422, f"entry {e.seq} is by a seat the table does not have.")
+            raise TableError(422, "entry {seq} is by a seat the table does not have.", seq=e.seq)
         try:
             payload, state, effective, before = _plan(rep, table, e.seat, e.as_entry())
         except RuleError as exc:
-            raise TableError(422, f"entry {e.seq} is one the rules refuse: {exc.named(table.names).reason}") from None
+            raise TableError(422, "entry {seq} is one the rules refuse: {reason_value}", seq=e.seq, reason_value=exc.named(table.names).reason) from None
         if payload != e.payload:
-            raise TableError(422, f"entry {e.seq} does not say what it does as the rules would log it.")
+            raise TableError(422, "entry {seq} does not say what it does as the rules would log it.", seq=e.seq)
         rep = Replay(game, info, e.seq, rep.entries + (e,),
                      tuple(effective) if effective is not None else rep.effective + (e,),
                      tuple(before) if before is not None else rep.before + (rep.state,), state)
@@ -478,7 +478,7 @@ def new_table(store: TableLog, game_id: str, names, options, pass_and_play: bool
         if refusal:
             raise TableError(400, refusal)
     if not game.min_players <= len(names) <= game.max_players:
-        raise TableError(400, f"{game.title} is for {game.min_players} to {game.max_players} players; got {len(names)}.")
+        raise TableError(400, "{title} is for {min_players} to {max_players} players; got {count}.", title=game.title, min_players=game.min_players, max_players=game.max_players, count=len(names))
     if options is None:
         options = {}
     if not isinstance(options, dict):

@@ -17,4 +17,4 @@ def get_game(game_id: str) -> Game:
     try:
         return GAMES[game_id]
     except KeyError:
-        raise RuleError(f"Unknown game {game_id!r}; choose one of: {', '.join(sorted(GAMES))}.") from None
+        raise RuleError("Unknown game {game_id!r}; choose one of: {games}.", game_id=game_id, games=', '.join(sorted(GAMES))) from None

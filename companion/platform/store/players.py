@@ -10,6 +10,7 @@ from ..core.registry import GAMES
 from .schema import name_key
 from ..core.records import GameInfo
 from .storage import Store
+from ..core.contract import Text
 
 RECENT_SCORES = 20  # the scores chart shows this many latest games of each kind
 
@@ -37,7 +38,7 @@ class GameRecord:
     def charts(self) -> list[dict]:
         """The scores of the latest games (oldest first), then each of the game's own charts."""
         latest = list(reversed(self.scores[:RECENT_SCORES]))
-        out = [{"title": f"Scores of the last {len(latest)} games" if len(latest) > 1 else "Score",
+        out = [{"title": Text("Scores of the last {count} games", count=len(latest)) if len(latest) > 1 else "Score",
                 "bars": [{"label": str(n), "value": v} for n, v in enumerate(latest, 1)]}]
         for title, labels in self.figures.items():
             out.append({"title": title, "bars": [{"label": label, "value": round(sum(vs) / len(vs), 2)}

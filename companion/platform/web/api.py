@@ -14,19 +14,20 @@ from ..core.registry import GAMES
 from ..core.play import Replay, TableError, new_table, record, seat_viewer, visible_log
 from ..store.players import player_record
 from ..core.records import HANDOVER_MINUTES, fingerprint
+from .i18n import current_language, localize
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
 @api.errorhandler(TableError)
 def _table_error(exc: TableError):
-    return jsonify(error=exc.reason), exc.status
+    return jsonify(error=localize(exc.reason)), exc.status
 
 
 @api.errorhandler(RuleError)
 def _rule_error(exc: RuleError):
     cited = {"rule": exc.rule} if exc.rule else {}
-    return jsonify(error=exc.reason, **cited), 400 if isinstance(exc, MalformedEntry) else 422
+    return jsonify(error=localize(exc.reason), **cited), 400 if isinstance(exc, MalformedEntry) else 422
 
 
 def _body(optional: bool = False, fields: tuple[str, ...] | None = None) -> dict:
@@ -44,7 +45,7 @@ def _body(optional: bool = False, fields: tuple[str, ...] | None = None) -> dict
     unknown = sorted(set(data) - set(fields)) if fields is not None else []
     if unknown:
         takes = ", ".join(f'"{f}"' for f in fields) or "no fields"
-        raise TableError(400, f'This request has no field "{unknown[0]}" (it takes: {takes}).')
+        raise TableError(400, 'This request has no field "{unknown}" (it takes: {takes}).', unknown=unknown[0], takes=takes)
     return data
 
 
@@ -71,7 +72,7 @@ def _writer(table, body: dict) -> tuple[int, bool]:
             raise TableError(403, "The host writes for players only at a pass-and-play table.")
         seat = body.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-            raise TableError(400, f'Say which seat this is for: "seat" from 0 to {len(table.seats) - 1}.')
+            raise TableError(400, 'Say which seat this is for: "seat" from 0 to {number}.', number=len(table.seats) - 1)
         return seat, not table.pass_and_play
     if store().moved_seat(table.code, token) is not None:
         raise TableError(403, "The host moved this seat to another device: this token no longer writes for it.")
@@ -94,7 +95,7 @@ def create_table():
     body = _body(fields=("game", "players", "options", "pass_and_play", "seat_tokens"))
     game = body.get("game")
     if not isinstance(game, str):
-        raise TableError(400, f'"game" must name a game, one of: {", ".join(GAMES)}.')
+        raise TableError(400, '"game" must name a game, one of: {games}.', games=", ".join(GAMES))
     pass_and_play, seat_tokens = body.get("pass_and_play", False), body.get("seat_tokens", True)
     if not isinstance(pass_and_play, bool) or not isinstance(seat_tokens, bool):
         raise TableError(400, '"pass_and_play" and "seat_tokens" must be true or false.')
@@ -111,7 +112,7 @@ def table_state(code):
     viewer = _viewer(table, rep)
     # the viewer is part of the tag: two viewers may be shown different things of one version.
     # Weak: the same state gzipped or not is the same answer, and Flask-Compress keeps weak tags as they are.
-    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}"'
+    etag = f'W/"{table.code}-{table.current_game}-{rep.version}-{viewer.kind}-{viewer.seat}-{current_language()}"'
     if request.if_none_match.contains_weak(etag[3:-1]):
         return "", 304, {"ETag": etag}
     view = rep.game.view(rep.state, viewer)
@@ -175,7 +176,7 @@ def entries(code):
 def _require_host(table, what: str) -> None:
     token = _bearer()
     if not token or not auth.same_secret(token, table.host_token):
-        raise TableError(403, f"Only the host can {what}.")
+        raise TableError(403, "Only the host can {what}.", what=what)
 
 
 @api.post("/tables/<code>/seats/<int:seat>/handover")

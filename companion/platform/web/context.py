@@ -16,7 +16,7 @@ from flask import abort, current_app, g, make_response, render_template, request
 
 from . import auth
 from .address import base_for_phones
-from ..core.contract import Game, Viewer, named_texts
+from ..core.contract import Game, Text, Viewer, named_texts
 from ..core.play import Replay, TableError, load_replay, seat_viewer
 from ..core.registry import get_game
 from ..store.schema import CODE_ALPHABET, CODE_LENGTH
@@ -77,7 +77,7 @@ def get_table(code: str) -> TableInfo:
     canonical = valid_code(code)
     table = store().table(canonical) if canonical else None
     if table is None:
-        abort(404, f"There is no table {code[:12]!s}." if code.isprintable() else "There is no such table.")
+        abort(404, Text("There is no table {code}.", code=code[:12]) if code.isprintable() else Text("There is no such table."))
     return table
 
 
@@ -99,7 +99,7 @@ def game_replay(game_no: int | None) -> Replay:
     if game_no is None or game_no == g.table.current_game:
         return g.replay
     if not 1 <= game_no <= g.table.current_game:
-        abort(404, f"Table {g.table.code} has no game {game_no}.")
+        abort(404, Text("Table {code} has no game {game_no}.", code=g.table.code, game_no=game_no))
     try:
         return load_replay(store(), g.table, game_no)
     except TableError as exc:
@@ -127,7 +127,7 @@ def screen_viewer() -> Viewer:
 
 def check_seat_number(seat: int) -> None:
     if not 0 <= seat < len(g.table.seats):
-        abort(404, f"Table {g.table.code} has no seat {seat}.")
+        abort(404, Text("Table {code} has no seat {seat}.", code=g.table.code, seat=seat))
 
 
 def may_play(seat: int) -> bool:
@@ -144,7 +144,7 @@ def seat_required(view):
             token = auth.seat_cookie_token(g.table)
             if token and store().moved_seat(g.table.code, token) == seat:
                 return seat_moved(seat)
-            abort(403, f"This phone does not hold {g.table.seats[seat].name}'s seat. Join the table first.")
+            abort(403, Text("This phone does not hold {name}'s seat. Join the table first.", name=g.table.seats[seat].name))
         return view(*args, seat=seat, **kwargs)
     return wrapped
 

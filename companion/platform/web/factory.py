@@ -12,11 +12,8 @@ from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
-from . import auth
-
-from . import faults
-
-from . import hardening
+from . import auth, faults, hardening, i18n
+from .i18n import localize
 from .api import api
 from .bundles import page_bundles
 from .context import load_table_context
@@ -29,6 +26,7 @@ from .results import results
 from .rules_page import rules
 from ..store.storage import Store
 from .wire import install_wire
+from ..core.contract import Text
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -105,11 +103,11 @@ def create_app(config: dict | None, games: Iterable[Game]) -> Flask:
 
 
 FRIENDLY = {
-    400: "That request was not understood.",
-    404: "There is nothing here. Check the table code.",
-    405: "That action is not possible here.",
-    413: "That request is too large.",
-    429: "Too many tries from this device. Wait a minute, then try again.",
+    400: Text("That request was not understood."),
+    404: Text("There is nothing here. Check the table code."),
+    405: Text("That action is not possible here."),
+    413: Text("That request is too large."),
+    429: Text("Too many tries from this device. Wait a minute, then try again."),
 }
 
 
@@ -117,7 +115,7 @@ def http_error(exc: HTTPException):
     own = exc.description if exc.description != type(exc).description and exc.code != 429 else None
     if isinstance(exc, RateLimitExceeded) and exc.limit.error_message:  # a limit that words its own refusal
         own = exc.description
-    message = own or FRIENDLY.get(exc.code) or exc.name
+    message = localize(own or FRIENDLY.get(exc.code) or exc.name)
     if request.path.startswith("/api/"):
         return jsonify(error=message), exc.code
     return render_template("error.html", message=message, status=exc.code), exc.code
@@ -136,6 +134,7 @@ def game_files(app: Flask, games) -> dict[str, str]:
 
 def register_web(app: Flask) -> None:
     Htmx(app)
+    i18n.install(app)  # before any template is compiled: it sets how every printed text is translated
     games = app.extensions["games"]
     static_folders = game_files(app, games.values())
     app.register_blueprint(pages)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError, TimeoutError as PoolTimeout
+from ..core.contract import Text
 
 DATABASE_FAULTS = (OperationalError, InterfaceError, PoolTimeout)
 RETRY_AFTER_SECONDS = 5
@@ -24,10 +25,10 @@ def what_failed(exc: Exception) -> str:
     code = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None)
     said = str(orig or exc).lower()
     if code in FULL or "database or disk is full" in said or "no space left" in said:
-        return "The database is full"
+        return Text("The database is full")
     if code in BUSY or "database is locked" in said:
-        return "The database is busy"
-    return "The database cannot be reached"
+        return Text("The database is busy")
+    return Text("The database cannot be reached")
 
 
 def _writes() -> bool:
@@ -45,15 +46,15 @@ def database_fault(exc: Exception):
     what = what_failed(exc)
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
     if request.path.startswith("/api/"):
-        said = (f"{what} right now, so nothing was saved. Send it again in a moment." if _writes()
-                else f"{what} right now. Try again in a moment.")
+        said = (Text("{what} right now, so nothing was saved. Send it again in a moment.", what=what) if _writes()
+                else Text("{what} right now. Try again in a moment.", what=what))
         return jsonify(error=said), 503, headers
     if _writes():
-        return render_template("error.html", status=503, heading="Not saved",
-                               message=f"{what} right now, so your entry was not saved. Tap again in a moment."
+        return render_template("error.html", status=503, heading=Text("Not saved"),
+                               message=Text("{what} right now, so your entry was not saved. Tap again in a moment.", what=what)
                                ), 503, headers
     return render_template("error.html", status=503,
-                           message=f"{what} right now. Reload this page in a moment."), 503, headers
+                           message=Text("{what} right now. Reload this page in a moment.", what=what)), 503, headers
 
 
 def register(app: Flask) -> None:

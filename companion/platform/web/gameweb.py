@@ -62,11 +62,11 @@ def int_field(form, name: str, label: str, low: int, high: int) -> int:
     """A whole number from a form field, or RuleError saying what is wrong with it."""
     raw = (form.get(name) or "").strip()
     if not raw:
-        raise RuleError(f"Choose {label}.")
+        raise RuleError("Choose {label}.", label=label)  # label: a Text ("a line")
     try:
         value = int(raw)
     except ValueError:
-        raise RuleError(f"{label[0].upper()}{label[1:]} must be a number from {low} to {high}.") from None
+        raise RuleError("Choose {label}: a number from {low} to {high}.", label=label, low=low, high=high) from None
     if not low <= value <= high:
-        raise RuleError(f"{label[0].upper()}{label[1:]} must be from {low} to {high}.")
+        raise RuleError("Choose {label} from {low} to {high}.", label=label, low=low, high=high)
     return value

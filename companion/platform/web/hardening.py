@@ -14,6 +14,7 @@ from flask import abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from werkzeug.middleware.proxy_fix import ProxyFix
+from ..core.contract import Text
 
 # JavaScript (and so a phone's page) reads larger whole numbers inexactly; no game counts that far.
 MAX_INT = 2**53 - 1
@@ -50,25 +51,25 @@ def _text_problem(text: str) -> str | None:
     if _UNWELCOME.search(text) is None:  # one scan for the text of nearly every request
         return None
     if "\x00" in text:
-        return "Text in a request may not contain the NUL character."
-    return ("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
-            "(half of a character).")
+        return Text("Text in a request may not contain the NUL character.")
+    return (Text("Text in a request must be valid Unicode: it holds a lone UTF-16 surrogate "
+            "(half of a character)."))
 
 
 def _number_problem(value) -> str | None:
     if isinstance(value, int):  # true and false too, which are 1 and 0
         if -MAX_INT <= value <= MAX_INT:
             return None
-        return f"Whole numbers in a request must be from {-MAX_INT} to {MAX_INT}."
+        return Text("Whole numbers in a request must be from {value} to {max_int}.", value=-MAX_INT, max_int=MAX_INT)
     if isinstance(value, float) and not math.isfinite(value):
-        return "Numbers in a request must be finite (no NaN or Infinity)."
+        return Text("Numbers in a request must be finite (no NaN or Infinity).")
     return None
 
 
 def value_problem(value, depth: int = 0) -> str | None:
     """Why a value from a request (JSON, a form, the URL) cannot be taken, or None."""
     if depth > MAX_DEPTH:
-        return "That request is nested too deeply."
+        return Text("That request is nested too deeply.")
     if isinstance(value, str):
         return _text_problem(value)
     if isinstance(value, dict):
@@ -100,7 +101,7 @@ def _body_problem() -> str | None:
         try:
             data = request.get_json(silent=True)
         except RecursionError:
-            return "That request is nested too deeply."
+            return Text("That request is nested too deeply.")
         return value_problem(data)
     return None
 

@@ -17,6 +17,8 @@ from cachetools import LRUCache
 from flask import get_template_attribute
 from markupsafe import Markup
 
+from .i18n import current_language
+
 
 class KeptDrawings:
     """`draw(*args, **kwargs)` is the macro `macro` of `template` called with those arguments.
@@ -32,7 +34,8 @@ class KeptDrawings:
 
     def draw(self, *args, **kwargs) -> Markup:
         # pickle is lossless and quick: two different drawings never give the same bytes
-        key = hashlib.blake2b(pickle.dumps(self.canonical(args, kwargs)), digest_size=16).digest()
+        # the reader's language too: a drawing's words are translated as it is drawn
+        key = hashlib.blake2b(pickle.dumps((current_language(), self.canonical(args, kwargs))), digest_size=16).digest()
         with self.lock:
             markup = self.kept.get(key)
         if markup is None:

@@ -19,10 +19,11 @@ from .address import loopback_warning
 from .context import (PlayContext, absolute_url, check_seat_number, game_replay, host_required, invite_url,
                       players_summary, play_context, reload_replay, screen_viewer, seat_required, sheet_viewer,
                       store, valid_code)
-from ..core.contract import RuleError, Viewer
+from ..core.contract import N_, RuleError, Text, Viewer
 from ..live.updates import Live, NoStream, format_marker, parse_marker, stream
 from ..core.play import TableError, last_entry, new_table, record, undo_refusal, visible_log
 from ..core.records import HANDOVER_MINUTES
+from .i18n import localize
 from .qr import qr_svg, terminal_qr
 from ..core.registry import GAMES
 from .results import finale
@@ -228,7 +229,7 @@ def join_with_pin():
     if table is None:
         abort(404, "There is no table with that code. Check it on the host's screen.")
     if not auth.same_secret(request.form.get("pin", "").strip(), table.pin):
-        return _join_page(table, "That PIN is not right. It is on the host's screen, under the QR code.", 403)
+        return _join_page(table, Text("That PIN is not right. It is on the host's screen, under the QR code."), 403)
     resp = redirect(url_for("pages.join", code=table.code), code=303)
     auth.set_cookie(resp, auth.invite_cookie(table.code), table.join_secret)
     return resp
@@ -238,19 +239,18 @@ def join_with_pin():
 def take_seat(code):
     table = g.table
     if not g.invited:
-        return _join_page(error="Scan the table's QR code or type its PIN first.", status=403)
+        return _join_page(error=Text("Scan the table's QR code or type its PIN first."), status=403)
     try:
         seat = int(request.form.get("seat", ""))
     except ValueError:
         seat = -1
     if not 0 <= seat < len(table.seats):
-        return _join_page(error="Choose one of the seats.", status=400)
+        return _join_page(error=Text("Choose one of the seats."), status=400)
     if g.seat == seat:
         return redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
     token = store().claim_seat(table.code, seat)
     if token is None:
-        return _join_page(error=f"{table.seats[seat].name}'s seat is already taken. "
-                                "If that is you on a new phone, ask the host to move the seat to it.", status=409)
+        return _join_page(error=Text("{name}'s seat is already taken. If that is you on a new phone, ask the host to move the seat to it.", name=table.seats[seat].name), status=409)
     if g.seat is not None:  # tapped the wrong name before: that seat is free again
         store().release_seat(table.code, g.seat)
     resp = redirect(url_for("pages.sheet", code=table.code, seat=seat), code=303)
@@ -545,15 +545,21 @@ def export_csv(code, game_no):
     keys = _sheet_columns(players)
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["seat", "name", *keys, "total", "winner"])
+    # the header in the reader's language, as the pages are
+    w.writerow([localize(N_("seat")), localize(N_("name")), *map(localize, keys), localize(N_("total")),
+                localize(N_("winner"))])
     for p in players:
         row = _player_columns(p)
-        w.writerow([p["seat"], _csv_text(p["name"]), *[_csv_value(row.get(k)) for k in keys],
-                    p["total"], "yes" if p["seat"] in data["winners"] else ""])
+        w.writerow([p["seat"], _csv_text(p["name"]), *[_csv_value(_shown(row.get(k))) for k in keys],
+                    p["total"], localize(N_("yes")) if p["seat"] in data["winners"] else ""])
     resp = make_response(out.getvalue())
     resp.mimetype = "text/csv"
     resp.headers["Content-Disposition"] = f'attachment; filename="{g.table.code}-{game_no}.csv"'
     return resp
+
+
+def _shown(value):
+    return localize(value) if isinstance(value, Text) else value  # a word of the rules (a colour), translated
 
 
 def _player_columns(player: dict) -> dict:

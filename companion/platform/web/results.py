@@ -4,6 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, render_template, url_for
 
 from .context import store
+from ..core.contract import Text
+from .i18n import localize
 from ..store.players import player_record
 from .share import bgstats_link, card_facts, card_png
 
@@ -22,7 +24,7 @@ def _finished_game(game_no: int):
     # a number past the table's games is asked of no database (one beyond 64 bits fits no column)
     info = store().game(g.table.code, game_no) if 1 <= game_no <= g.table.current_game else None
     if info is None:
-        abort(404, f"Table {g.table.code} has no game {game_no}.")
+        abort(404, Text("Table {code} has no game {game_no}.", code=g.table.code, game_no=game_no))
     if info.finished_at is None or not info.result:
         abort(409, "This game is not over yet: its result card comes at the end.")
     return info
@@ -49,5 +51,5 @@ def card_svg(code, game_no):
 @results.get("/t/<code>/games/<int:game_no>/card.png")
 def card_png_file(code, game_no):
     facts = card_facts(_finished_game(game_no))
-    return Response(card_png(facts), mimetype="image/png",
+    return Response(card_png({**facts, "where": localize(facts["where"])}), mimetype="image/png",
                     headers={"Content-Disposition": f'inline; filename="{g.table.code}-{game_no}.png"'})

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, render_template, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from .i18n import current_language, localize
 from ..core.registry import GAMES
 
 RULE_ID = re.compile(r"\b([A-Z]{2}-\d+)\b")
@@ -35,10 +36,18 @@ _MD = MarkdownIt("commonmark")
 _MD.core.ruler.push("anchor_rules", _anchor_rules)
 
 
+def rules_path(game_id: str, language: str = "en") -> Path:
+    """The game's rules text in `language` (<name>.<language>.md beside the English <name>.md), or the
+    English one where there is no translation."""
+    english = GAMES[game_id].rules_path
+    translated = english.with_suffix(f".{language}.md")
+    return translated if language != "en" and translated.is_file() else english
+
+
 @lru_cache(maxsize=None)
-def rules_document(game_id: str) -> tuple[Markup, frozenset[str]] | None:
+def rules_document(game_id: str, language: str = "en") -> tuple[Markup, frozenset[str]] | None:
     """The game's rules as HTML and the rule numbers it anchors; None if it has no rules text."""
-    path = GAMES[game_id].rules_path
+    path = rules_path(game_id, language)
     if not path.is_file():
         return None
     tokens = _MD.parse(path.read_text(encoding="utf-8"))
@@ -51,6 +60,7 @@ def cite_rules(reason: str, game_id: str, rule: str | None = None) -> Markup:
     and the rule it applies (when the rules said which) is linked after it."""
     document = rules_document(game_id) if game_id in GAMES else None
     known = document[1] if document else frozenset()
+    reason = localize(reason)
     parts, last = [], 0
     for found in RULE_ID.finditer(reason):
         parts += [(reason[last:found.start()], None), (found.group(1), found.group(1) in known and found.group(1))]
@@ -62,7 +72,7 @@ def cite_rules(reason: str, game_id: str, rule: str | None = None) -> Markup:
 
 @rules.get("/rules/<game_id>")
 def rules_page(game_id):
-    document = rules_document(game_id) if game_id in GAMES else None
+    document = rules_document(game_id, current_language()) if game_id in GAMES else None
     if document is None:
         abort(404, "There are no rules here by that name. The start page lists the games.")
     return render_template("rules.html", game=GAMES[game_id], body=document[0])

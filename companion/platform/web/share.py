@@ -10,6 +10,7 @@ import math
 from functools import lru_cache
 from urllib.parse import quote
 
+from ..core.contract import Text
 from ..core.registry import get_game
 from ..store.schema import name_key
 from ..core.records import GameInfo
@@ -75,7 +76,7 @@ def card_facts(info: GameInfo) -> dict:
     facts = {
         "title": game.play_title(info.options),
         "when": _local(info.finished_at).strftime("%Y-%m-%d %H:%M"),
-        "where": f"Table {info.table_code} · game {info.game_no}",
+        "where": Text("Table {code} · game {number}", code=info.table_code, number=info.game_no),
         "rows": [{"name": result["names"][s], "score": totals[s], "winner": s in winners} for s in order],
         # the game's categories (Game.categories, kept with the result), the players in the rows' order
         "categories": [{"label": str(c["label"]), "points": [c["points"][s] for s in order]}

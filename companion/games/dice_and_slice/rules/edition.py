@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from companion.platform.core.contract import RuleError
+from companion.platform.core.contract import Text, N_, RuleError
 from .geometry import MAX_SLICE, SQ_H, SQ_W
 
 DEFAULT_PATH = Path(__file__).resolve().parent / "default_edition.json"
@@ -68,12 +68,12 @@ def _is_int(v) -> bool:
 
 
 def _fail(msg: str):
-    raise RuleError(f"Edition problem: {msg}.")
+    raise RuleError("Edition problem: {msg}.", msg=msg)
 
 
 # the parts of an edition in a player's words
-_PARTS = {"label": "label", "note": "note", "dice": "dice", "sides": "sheet sides",
-          "topping_bonuses": "topping bonuses", "slice_points": "slice points"}
+_PARTS = {"label": "label", "note": "note", "dice": "dice", "sides": Text("sheet sides"),
+          "topping_bonuses": Text("topping bonuses"), "slice_points": Text("slice points")}
 
 
 def _quoted(text) -> str:
@@ -81,53 +81,54 @@ def _quoted(text) -> str:
 
 
 def _face(die: str, n: int, raw) -> frozenset:
-    where = f"die {die} face {n}"
+    where = Text("die {die} face {face}", die=die, face=n)
     if not isinstance(raw, list) or not raw:
-        _fail(f"{where} has no dots; every face needs at least one")
+        _fail(Text("{where} has no dots; every face needs at least one", where=where))
     dots = set()
     for d in raw:
         if not (isinstance(d, list) and len(d) == 2 and all(_is_int(c) for c in d)):
-            _fail(f"{where} has a dot that is not a place on the face (a column and a row, each 1 to 3)")
+            _fail(Text("{where} has a dot that is not a place on the face (a column and a row, each 1 to 3)", where=where))
         x, y = d
         if not (0 <= x <= 2 and 0 <= y <= 2):
-            _fail(f"{where} has a dot outside the face's 3 × 3 grid of dots")
+            _fail(Text("{where} has a dot outside the face's 3 × 3 grid of dots", where=where))
         if (x, y) in dots:
-            _fail(f"{where} has the dot in row {y + 1}, column {x + 1} twice")
+            _fail(Text("{where} has the dot in row {number}, column {number2} twice", where=where, number=y + 1, number2=x + 1))
         dots.add((x, y))
     return frozenset(dots)
 
 
 def _check_legend(where: str, legend) -> None:
     if not isinstance(legend, dict):
-        _fail(f"{where} must give each topping letter its topping's name")
+        _fail(Text("{where} must give each topping letter its topping's name", where=where))
     for k, v in legend.items():
         if len(k) != 1 or k == "." or k.isspace():
-            _fail(f"{where}: a topping's letter must be one letter (a dot marks an empty square)")
+            _fail(Text("{where}: a topping's letter must be one letter (a dot marks an empty square)", where=where))
         if not isinstance(v, str) or not v.strip():
-            _fail(f"{where}: the letter {_quoted(k)} needs its topping's name")
+            _fail(Text("{where}: the letter {k} needs its topping's name", where=where, k=_quoted(k)))
 
 
 def _row_toppings(where: str, cy: int, row, legend: dict) -> list[tuple[int, str]]:
     if not isinstance(row, str) or len(row) != SQ_W:
-        _fail(f"{where}: row {cy + 1} must have {SQ_W} squares")
+        _fail(Text("{where}: row {number} must have {sq_w} squares", where=where, number=cy + 1, sq_w=SQ_W))
     out = []
     for cx, ch in enumerate(row):
         if ch == ".":
             continue
         if ch not in legend:
-            _fail(f"{where}, row {cy + 1}, square {cx + 1} holds the letter {_quoted(ch)}, which names no topping")
-        out.append((cy * SQ_W + cx, legend[ch].strip()))
+            _fail(Text("{where}, row {number}, square {number2} holds the letter {ch}, which names no topping", where=where, number=cy + 1, number2=cx + 1, ch=_quoted(ch)))
+        kind = legend[ch]  # kept as it is when already trimmed: the default edition's words are Texts
+        out.append((cy * SQ_W + cx, kind if kind == kind.strip() else kind.strip()))
     return out
 
 
 def _side(name: str, raw) -> tuple[tuple[int, str], ...]:
-    where = f"side {name}"
+    where = Text("side {side}", side=name)
     if not isinstance(raw, dict) or set(raw) != {"legend", "rows"}:
-        _fail(f"{where} must give its topping letters and its rows of squares, nothing else")
+        _fail(Text("{where} must give its topping letters and its rows of squares, nothing else", where=where))
     legend, rows = raw["legend"], raw["rows"]
     _check_legend(where, legend)
     if not isinstance(rows, list) or len(rows) != SQ_H:
-        _fail(f"{where} must have {SQ_H} rows of squares")
+        _fail(Text("{where} must have {sq_h} rows of squares", where=where, sq_h=SQ_H))
     out = []
     for cy, row in enumerate(rows):
         out.extend(_row_toppings(where, cy, row, legend))
@@ -153,70 +154,69 @@ def _check_unicode(data) -> None:
     for text in _texts(data):
         if any("\ud800" <= c <= "\udfff" for c in text) or "\x00" in text:
             shown = text.encode("utf-8", "backslashreplace").decode()[:40]
-            _fail(f'the text "{shown}" cannot be stored '
-                  "(it holds a lone surrogate or a NUL character)")
+            _fail(Text('the text "{shown}" cannot be stored (it holds a lone surrogate or a NUL character)', shown=shown))
 
 
 def _check_keys(data) -> None:
     if not isinstance(data, dict):
-        _fail("this is not an edition (an edition file holds one edition's dice, sheet sides, bonuses and points)")
+        _fail(Text("this is not an edition (an edition file holds one edition's dice, sheet sides, bonuses and points)"))
     unknown = set(data) - _KEYS
     if unknown:
-        _fail(f"an edition has no part called {', '.join(_quoted(k) for k in sorted(map(str, unknown)))}")
+        _fail(Text("an edition has no part called {list}", list=', '.join(_quoted(k) for k in sorted(map(str, unknown)))))
     missing = _KEYS - set(data)
     if missing:
-        _fail(f"the edition lacks its {', '.join(_PARTS[k] for k in sorted(missing))}")
+        _fail(Text("the edition lacks its {list}", list=', '.join(_PARTS[k] for k in sorted(missing))))
 
 
 def _check_texts(label, note) -> None:
     if not isinstance(label, str) or not label.strip():
-        _fail("the edition needs a label, the words that tell it apart")
+        _fail(Text("the edition needs a label, the words that tell it apart"))
     if not isinstance(note, str):
-        _fail("the note must be text (it may be empty)")
+        _fail(Text("the note must be text (it may be empty)"))
 
 
 def _dice(raw) -> tuple[tuple[frozenset, ...], tuple[frozenset, ...]]:
     if not isinstance(raw, dict) or set(raw) != set(DIE_NAMES):
-        _fail("an edition has two dice, A and B, and no other")
+        _fail(Text("an edition has two dice, A and B, and no other"))
     dice = []
     for die in DIE_NAMES:
         faces = raw[die]
         if not isinstance(faces, list) or len(faces) != 6:
-            _fail(f"die {die} must have exactly 6 faces")
+            _fail(Text("die {die} must have exactly 6 faces", die=die))
         dice.append(tuple(_face(die, i + 1, f) for i, f in enumerate(faces)))
     return dice[0], dice[1]
 
 
 def _sides(raw) -> tuple[tuple[tuple[int, str], ...], ...]:
     if not isinstance(raw, dict) or set(raw) != set(SIDE_NAMES):
-        _fail("an edition has two sheet sides, A and B, and no other")
+        _fail(Text("an edition has two sheet sides, A and B, and no other"))
     return tuple(_side(s, raw[s]) for s in SIDE_NAMES)
 
 
 def _bonus(i: int, raw, kinds: set[str]) -> Bonus:
-    where = f"topping bonus {i}"
+    where = Text("topping bonus {i}", i=i)
     if not isinstance(raw, dict) or set(raw) != {"toppings", "points"}:
-        _fail(f"{where} must give its toppings and its points, nothing else")
+        _fail(Text("{where} must give its toppings and its points, nothing else", where=where))
     tops, pts = raw["toppings"], raw["points"]
     if not isinstance(tops, list) or not tops or not all(isinstance(t, str) for t in tops):
-        _fail(f"{where} must name at least one topping")
+        _fail(Text("{where} must name at least one topping", where=where))
     for t in tops:
         if t not in kinds:
-            _fail(f"{where} asks for {_quoted(t)}, which is on neither sheet side")
+            _fail(Text("{where} asks for {t}, which is on neither sheet side", where=where, t=_quoted(t)))
     if not _is_int(pts) or pts < 0:
-        _fail(f"{where}: its points must be a whole number of at least 0")
+        _fail(Text("{where}: its points must be a whole number of at least 0", where=where))
     return Bonus(tuple(sorted(tops)), pts)
 
 
 def _bonuses(raw, kinds: set[str]) -> tuple[Bonus, ...]:
     """The topping bonuses; `kinds` are the toppings found on the sheet sides."""
     if not isinstance(raw, list):
-        _fail("the topping bonuses must be a list of bonuses")
+        _fail(Text("the topping bonuses must be a list of bonuses"))
     bonuses, seen = [], set()
     for i, b in enumerate(raw, 1):
         bonus = _bonus(i, b, kinds)
         if bonus.toppings in seen:
-            _fail(f"topping bonus {i} repeats an earlier bonus's toppings")
+            _fail(Text("topping bonus {i} repeats an earlier bonus's toppings", i=i))
         seen.add(bonus.toppings)
         bonuses.append(bonus)
     return tuple(bonuses)
@@ -224,13 +224,14 @@ def _bonuses(raw, kinds: set[str]) -> tuple[Bonus, ...]:
 
 def _slice_points(sp) -> tuple[int, ...]:
     if not isinstance(sp, list) or len(sp) != MAX_SLICE or not all(_is_int(p) and p >= 0 for p in sp):
-        _fail(f"the slice points must be {MAX_SLICE} whole numbers of at least 0 (for slices of 1 to {MAX_SLICE} squares)")
+        _fail(Text("the slice points must be {max_slice} whole numbers of at least 0 (for slices of 1 to {max_slice} squares)", max_slice=MAX_SLICE))
     return tuple(sp)
 
 
 def load_edition(data) -> Edition:
     """Validate an edition (dict) and build it; RuleError names the first problem found."""
     _check_keys(data)
+    data = _readable(data)
     _check_unicode(data)
     _check_texts(data["label"], data["note"])
     dice = _dice(data["dice"])
@@ -241,10 +242,36 @@ def load_edition(data) -> Edition:
     return Edition(data["label"], data["note"], dice, sides, bonuses, slice_points, canonical)
 
 
+# the default edition's words, read in each player's language (an edition a player made keeps theirs)
+DEFAULT_WORDS = (N_("mushroom"), N_("olive"), N_("pepper"), N_("basil"), N_("pineapple"),
+                 N_("Companion default edition (the project's own design, not the publisher's)"),
+                 N_("The die faces, topping layouts, topping bonuses and slice points of the published game could "
+                    "not be found. Everything here was designed by the companion project so the app is playable. "
+                    "If your copy differs, edit this data (or paste your own edition into the table options) to "
+                    "match it."))
+
+
+def topping_word(kind: str) -> str:
+    """A topping's name as players read it: the default edition's words translated, others as typed."""
+    kind = kind.strip()
+    return Text(kind) if kind in DEFAULT_WORDS else kind
+
+
+def _readable(value):
+    """The default edition's words as Texts, translated wherever they are shown."""
+    if isinstance(value, str) and value in DEFAULT_WORDS:
+        return Text(value)
+    if isinstance(value, dict):
+        return {key: _readable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_readable(item) for item in value]
+    return value
+
+
 @lru_cache(maxsize=1)
 def default_edition() -> Edition:
     with open(DEFAULT_PATH, encoding="utf-8") as f:
-        return load_edition(json.load(f))
+        return load_edition(_readable(json.load(f)))
 
 
 def default_edition_data() -> dict:

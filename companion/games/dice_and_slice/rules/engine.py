@@ -15,7 +15,7 @@ import random
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion.platform.core.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import Text, N_, plural_text, MalformedEntry, RuleError
 from . import geometry as g
 from .edition import DIE_NAMES, SIDE_NAMES, Edition, default_edition, default_edition_data, load_edition
 
@@ -82,7 +82,7 @@ def normalize_options(options) -> dict:
         raise RuleError("Options must be an object.")
     unknown = set(options) - _OPTION_KEYS
     if unknown:
-        raise RuleError(f"Unknown option(s) for Dice and Slice: {', '.join(sorted(map(str, unknown)))}.")
+        raise RuleError("Unknown option(s) for Dice and Slice: {options}.", options=', '.join(sorted(map(str, unknown))))
     from_default = options.get("edition_from_default", False)
     if not isinstance(from_default, bool):
         raise RuleError('Option "edition_from_default" must be true or false.')
@@ -110,7 +110,7 @@ def _first_options(options: dict) -> dict:
         if draw is None:
             draw = random.SystemRandom().randrange(DRAW_RANGE)
         if not g_is_int(draw) or not 0 <= draw < DRAW_RANGE:
-            raise RuleError(f'Option "first_draw" must be a whole number from 0 to {DRAW_RANGE - 1}.')
+            raise RuleError('Option "first_draw" must be a whole number from 0 to {number}.', number=DRAW_RANGE - 1)
         return {"first": "random", "first_draw": draw}
     if "first_draw" in options:
         raise RuleError('Option "first_draw" only goes with "first": "random".')
@@ -124,7 +124,7 @@ def first_seat(options: dict, player_count: int) -> int:
     if options.get("first") == "random":
         return options["first_draw"] % player_count
     if options.get("first", 0) >= player_count:
-        raise RuleError(f"There is no seat {options['first'] + 1} to start: this table has {player_count}.")
+        raise RuleError("There is no seat {number} to start: this table has {player_count}.", number=options['first'] + 1, player_count=player_count)
     return options.get("first", 0)
 
 
@@ -175,19 +175,19 @@ def g_is_int(v) -> bool:
 def _keys(entry: dict, allowed: set) -> None:
     extra = set(entry) - set(allowed) - {"kind"}
     if extra:
-        raise RuleError(f"This entry has unexpected field(s): {', '.join(sorted(map(str, extra)))}.")
+        raise RuleError("This entry has unexpected field(s): {fields}.", fields=', '.join(sorted(map(str, extra))))
 
 
 def _coords(raw, what: str = "A dot") -> tuple[int, int]:
     if not (isinstance(raw, (list, tuple)) and len(raw) == 2 and all(g_is_int(c) for c in raw)):
-        raise MalformedEntry(f"{what} must be given as [x, y] with whole numbers.")
+        raise MalformedEntry("{what} must be given as [x, y] with whole numbers.", what=what)
     return raw[0], raw[1]
 
 
 def _dot(raw, what: str = "A dot") -> tuple[int, int]:
     x, y = _coords(raw, what)
     if not g.on_lattice(x, y):
-        raise RuleError(f"Dot ({x},{y}) is off the sheet: x goes 0 to 12 and y 0 to 9.")
+        raise RuleError("Dot ({x},{y}) is off the sheet: x goes 0 to 12 and y 0 to 9.", x=x, y=y)
     return x, y
 
 
@@ -199,12 +199,14 @@ def _pattern_dots(raw) -> list[tuple[int, int]]:
     for d in raw:
         dot = _coords(d)
         if dot in dots:
-            raise RuleError(f"Dot ({dot[0]},{dot[1]}) is listed twice.")
+            raise RuleError("Dot ({dot},{dot2}) is listed twice.", dot=dot[0], dot2=dot[1])
         dots.append(dot)
     off = sum(1 for d in dots if not g.on_lattice(*d))
     if off:
-        raise RuleError(f"Off the sheet: {off} dot{'s' if off > 1 else ''} of the pattern would land outside "
-                        "the pizza; slide it back so that every dot lands on a dot of the sheet.")
+        raise RuleError(plural_text(
+            "Off the sheet: {off} dot of the pattern would land outside the pizza; slide it back so that every dot lands on a dot of the sheet.",
+            "Off the sheet: {off} dots of the pattern would land outside the pizza; slide it back so that every dot lands on a dot of the sheet.",
+            off, off=off))
     return dots
 
 
@@ -290,9 +292,9 @@ def apply(state: State, seat: int, entry: dict) -> State:
         raise MalformedEntry('An entry must be an object with a "kind".')
     kind = entry["kind"]
     if kind not in ENTRY_KINDS:
-        raise RuleError(f"Unknown entry {kind!r}; Dice and Slice knows: {', '.join(ENTRY_KINDS)}.")
+        raise RuleError("Unknown entry {kind!r}; Dice and Slice knows: {entry_kinds}.", kind=kind, entry_kinds=', '.join(ENTRY_KINDS))
     if not g_is_int(seat) or not 0 <= seat < state.players:
-        raise RuleError(f"There is no seat {seat!r} at this table.")
+        raise RuleError("There is no seat {seat!r} at this table.", seat=seat)
     if state.phase == "over":
         raise RuleError("The game is over; no more entries.")
     return _HANDLERS[kind](state, seat, entry)
@@ -309,14 +311,14 @@ def _roll(state: State, seat: int, entry: dict) -> State:
         raise MalformedEntry('Enter both dice: {"A": face, "B": face}.')
     for d in DIE_NAMES:
         if not g_is_int(faces[d]) or not 1 <= faces[d] <= 6:
-            raise RuleError(f"Die {d} shows a face from 1 to 6.")
+            raise RuleError("Die {d} shows a face from 1 to 6.", d=d)
     return state._replace(phase="choose", faces=(faces["A"], faces["B"]))
 
 
 def _choose(state: State, seat: int, entry: dict) -> State:
     _keys(entry, ENTRY_FIELDS["choose"])
     if state.phase != "choose":
-        raise RuleError("Enter the roll first." if state.phase == "roll" else "A die has already been chosen this turn.")
+        raise RuleError(N_("Enter the roll first.") if state.phase == "roll" else N_("A die has already been chosen this turn."))
     if seat != state.active:
         raise RuleError("Only the active player, {active}, chooses the die.", rule="DS-3", seats={"active": state.active})
     die = entry.get("die")
@@ -344,8 +346,7 @@ def _place(state: State, seat: int, entry: dict) -> State:
     face = state.face_for(seat)
     if not g.matches_face(face, frozenset(dots)):
         raise RuleError(
-            f"Those dots are not die {die}'s pattern ({_describe_face(face)}, {len(face)} dot(s)), "
-            "turned only in quarter turns (no mirror image).", rule="DS-5"
+            "Those dots are not die {die}'s pattern ({face}, {count} dot(s)), turned only in quarter turns (no mirror image).", rule="DS-5", die=die, face=_describe_face(face), count=len(face)
         )
     m = g.mask_of(dots)
     if not m & ~s.dots:
@@ -370,9 +371,9 @@ def _bonus_seat(state: State, seat: int) -> Seat:
 def _bonus_dot(state: State, seat: int, entry: dict) -> State:
     _keys(entry, ENTRY_FIELDS["bonus_dot"])
     s = _bonus_seat(state, seat)
-    x, y = _dot(entry.get("dot"), "The bonus dot")
+    x, y = _dot(entry.get("dot"), Text("The bonus dot"))
     if s.dots & g.dot_bit(x, y):
-        raise RuleError(f"Dot ({x},{y}) is already marked; a bonus dot goes on an empty dot.", rule="DS-11")
+        raise RuleError("Dot ({x},{y}) is already marked; a bonus dot goes on an empty dot.", rule="DS-11", x=x, y=y)
     if "topping" in entry:
         t = entry["topping"]
         ok = isinstance(t, (list, tuple)) and len(t) == 2 and all(g_is_int(c) for c in t)
@@ -380,7 +381,7 @@ def _bonus_dot(state: State, seat: int, entry: dict) -> State:
             raise RuleError("Name the topping to cross off by its square [x, y] (x 0 to 11, y 0 to 8).")
         used = t[1] * g.SQ_W + t[0]
         if used not in s.pending:
-            raise RuleError(f"Square ({t[0]},{t[1]}) has no topping with a bonus dot waiting this turn.")
+            raise RuleError("Square ({t},{t2}) has no topping with a bonus dot waiting this turn.", t=t[0], t2=t[1])
     else:
         used = s.pending[0]
     pending = tuple(p for p in s.pending if p != used)
@@ -402,7 +403,7 @@ def _pass(state: State, seat: int, entry: dict) -> State:
     if options:
         eg = options[0]["dots"]
         raise RuleError(
-            f"You can still place die {state.die_for(seat)} (for example on {', '.join(f'({x},{y})' for x, y in eg)}), so you cannot pass."
+            "You can still place die {state} (for example on {list}), so you cannot pass.", state=state.die_for(seat), list=', '.join(f'({x},{y})' for x, y in eg)
         )
     return _store(state, seat, s, s._replace(status="passed"))
 
@@ -453,7 +454,7 @@ SCORABLE_SIZES = sorted({w * h for w in range(1, g.MAX_SLICE + 1) for h in range
 def record(state: State, seat: int) -> dict:
     """A finished sheet for the player's record: how many slices of each size it scored."""
     counts = {row["size"]: row["count"] for row in breakdown(state, seat)["slices"]}
-    return {"Slices per game, by size": {str(n): counts.get(n, 0) for n in SCORABLE_SIZES}}
+    return {Text("Slices per game, by size"): {str(n): counts.get(n, 0) for n in SCORABLE_SIZES}}
 
 
 def totals(state: State) -> list[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import geometry as g
-from .edition import DIE_NAMES, SIDE_NAMES, Edition, slice_points_for
+from .edition import DIE_NAMES, SIDE_NAMES, Edition, slice_points_for, topping_word
 from .engine import State, breakdown, finished, waiting_for, winners
 
 
@@ -24,7 +24,7 @@ def topping_kinds(edition: Edition, side: str) -> list[dict]:
     """Every topping of the edition (both sheet sides, in the order they first appear) with the
     letter printed for it: the table's side's legend first, then the other side's."""
     sides = [edition.data["sides"][s]["legend"] for s in SIDE_NAMES]
-    kinds = dict.fromkeys(k.strip() for legend in sides for k in legend.values())
+    kinds = dict.fromkeys(topping_word(k) for legend in sides for k in legend.values())
     letters: dict[str, str] = {}
     for legend in [edition.data["sides"][side]["legend"], *sides]:
         for letter, kind in legend.items():

@@ -3,11 +3,12 @@
 // the step's controls rest, saying what was kept.
 (function () {
   "use strict";
-  const KEPT = {roll: function (b) { return "the roll, die A " + b.get("face_A") + " and die B " + b.get("face_B"); },
-                choose: function (b) { return "your choice of die " + b.get("die"); },
-                place: function () { return "your pattern where it is shown"; },
-                bonus: function () { return "your bonus dot"; },
-                skip_bonus: function () { return "skipping the bonus dot"; }};
+  const t = window.companionText;
+  const KEPT = {roll: function (b) { return t("the roll, die A {a} and die B {b}", {a: b.get("face_A"), b: b.get("face_B")}); },
+                choose: function (b) { return t("your choice of die {die}", {die: b.get("die")}); },
+                place: function () { return t("your pattern where it is shown"); },
+                bonus: function () { return t("your bonus dot"); },
+                skip_bonus: function () { return t("skipping the bonus dot"); }};
   document.addEventListener("companion:kept", function (ev) {
     const what = KEPT[ev.detail.body.get("action")];
     const sheet = document.getElementById("sheet");
@@ -18,8 +19,7 @@
     const p = document.createElement("p");
     p.className = "banner kept-mark";
     p.dataset.testid = "kept";
-    p.textContent = "Kept on this phone: " + what(ev.detail.body) + ". It is sent, and the next step shown, " +
-                    "once the connection is back.";
+    p.textContent = t("Kept on this phone: {what}. It is sent, and the next step shown, once the connection is back.", {what: what(ev.detail.body)});
     sheet.querySelector("[data-testid=turn]").replaceChildren(p);
   });
 })();

@@ -1,6 +1,7 @@
 // DiceZ, offline (loaded after static/offline.js once the page is up).
 (function () {
   "use strict";
+  const t = window.companionText;
   function form() { return document.getElementById("dice-form"); }
   // Offline no preview can come: the scores the boxes showed were for the dice before, so they go.
   function forgetPreview(f) {
@@ -8,7 +9,7 @@
       box.textContent = "–";
       box.classList.remove("zero");
       box.classList.add("pending");
-      box.setAttribute("aria-label", "Score in " + box.dataset.label);
+      box.setAttribute("aria-label", t("Score in {box}", {box: box.dataset.label}));
     });
   }
   document.addEventListener("click", (evt) => {
@@ -25,7 +26,7 @@
     roll.className = "roll kept-mark";
     roll.textContent = [0, 1, 2, 3, 4].map((i) => body.get("d" + i)).join(" ");
     rolls.append(" ", roll);
-    rolls.firstChild.textContent = "Roll " + rolls.querySelectorAll(".roll").length + " of 3 recorded, the last kept on this phone.";
+    rolls.firstChild.textContent = t("Roll {roll} of 3 recorded, the last kept on this phone.", {roll: rolls.querySelectorAll(".roll").length});
     f.querySelectorAll('.hold-row input[type="checkbox"]').forEach((hold) => { hold.checked = false; });
   }
   // A score kept on the phone (static/app.js): the sheet moves on as after an entry, the dice cleared
@@ -41,8 +42,8 @@
     if (box) {
       box.disabled = true;
       box.classList.add("kept-mark");
-      box.textContent = "kept";
-      box.setAttribute("aria-label", box.dataset.label + ": kept on this phone until the connection is back");
+      box.textContent = t("kept");
+      box.setAttribute("aria-label", t("{box}: kept on this phone until the connection is back", {box: box.dataset.label}));
       box.dataset.testid = "kept-" + category;
     }
     // (a page the server just drew after a reload has no dice yet: no preview asked for, to draw over the marks)

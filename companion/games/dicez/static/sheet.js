@@ -3,6 +3,7 @@
 // would score. Without this file every tap is a plain form post and the server does the same.
 (function () {
   "use strict";
+  const t = window.companionText;
   const FACES = "⚀⚁⚂⚃⚄⚅";
 
   function form() { return document.getElementById("dice-form"); }
@@ -24,8 +25,9 @@
       slot.classList.toggle("next", i === next);
       slot.setAttribute("aria-pressed", i === next ? "true" : "false");
       slot.classList.toggle("read", Boolean(v) && slot.dataset.read !== undefined);
-      slot.setAttribute("aria-label", "Die " + (i + 1) + ": " + (v || "not entered") +
-        (v && slot.dataset.read !== undefined ? " (read from the photo: tap to change)" : ""));
+      slot.setAttribute("aria-label", !v ? t("Die {number}: not entered", {number: i + 1})
+        : slot.dataset.read !== undefined ? t("Die {number}: {value} (read from the photo: tap to change)", {number: i + 1, value: v})
+        : t("Die {number}: {value}", {number: i + 1, value: v}));
       if (v) {
         const small = document.createElement("small");
         small.textContent = v;
@@ -79,7 +81,7 @@
     camera.hidden = false;
     camera.parentElement.classList.add("with-camera");
     camera.classList.toggle("offline", !navigator.onLine);
-    camera.title = navigator.onLine ? "Read the dice from a photo" : "Reading dice from a photo needs the server";
+    camera.title = navigator.onLine ? t("Read the dice from a photo") : t("Reading dice from a photo needs the server");
   }
   function scaledPhoto(file) {
     return createImageBitmap(file, {imageOrientation: "from-image"}).then((bitmap) => {
@@ -94,11 +96,12 @@
     });
   }
   function foundWords(count) {
-    if (count === 0) return "No dice found in the photo. Tap the faces, or try again closer and in good light.";
-    if (count < 5) return "Found " + count + (count === 1 ? " die" : " dice") + ", tap the " +
-      (count === 4 ? "fifth" : "other " + (5 - count)) + ". Check them: tap a die to change it.";
-    if (count > 5) return "Found " + count + " dice; the five clearest are in. Check them: tap a die to change it.";
-    return "Read 5 dice. Check them: tap a die to change it, then tap a box.";
+    if (count === 0) return t("No dice found in the photo. Tap the faces, or try again closer and in good light.");
+    if (count === 1) return t("Found 1 die, tap the other 4. Check them: tap a die to change it.");
+    if (count === 4) return t("Found 4 dice, tap the fifth. Check them: tap a die to change it.");
+    if (count < 5) return t("Found {count} dice, tap the other {left}. Check them: tap a die to change it.", {count: count, left: 5 - count});
+    if (count > 5) return t("Found {count} dice; the five clearest are in. Check them: tap a die to change it.", {count: count});
+    return t("Read 5 dice. Check them: tap a die to change it, then tap a box.");
   }
   function fillSlots(f, dice) {
     const chosen = dice.slice(0, 5);
@@ -114,7 +117,7 @@
     const view = f.querySelector("[data-dice-photo-view]");
     const img = document.createElement("img");
     img.src = shown;
-    img.alt = "Your photo, with the dice read outlined and numbered as the slots";
+    img.alt = t("Your photo, with the dice read outlined and numbered as the slots");
     const boxes = dice.map((die, i) => {
       const box = document.createElement("div");
       box.className = "die-box" + (i < 5 ? "" : " extra");
@@ -136,8 +139,8 @@
     const file = input.files && input.files[0];
     input.value = "";  // the same photo can be picked again
     if (!file) return;
-    if (!navigator.onLine) { say(f, "Reading dice from a photo needs the server: tap the faces for now."); return; }
-    say(f, "Reading the dice…");
+    if (!navigator.onLine) { say(f, t("Reading dice from a photo needs the server: tap the faces for now.")); return; }
+    say(f, t("Reading the dice…"));
     let sent;
     scaledPhoto(file).then((photo) => {
       sent = photo.shown;
@@ -145,12 +148,12 @@
       body.append("image", photo.blob, "dice.jpg");
       return fetch(input.dataset.readUrl, {method: "POST", body: body, credentials: "same-origin"});
     }).then((response) => response.json().then((answer) => {
-      if (!response.ok) throw new Error(answer.error || "The photo could not be read.");
+      if (!response.ok) throw new Error(answer.error || t("The photo could not be read."));
       outline(f, sent, answer.dice);
       fillSlots(f, answer.dice);
       say(f, foundWords(answer.dice.length));
     })).catch((problem) => {
-      say(f, problem instanceof TypeError ? "Reading dice from a photo needs the server: tap the faces for now."
+      say(f, problem instanceof TypeError ? t("Reading dice from a photo needs the server: tap the faces for now.")
         : problem.message);
     });
   }
@@ -164,7 +167,7 @@
     const camera = evt.target.closest && evt.target.closest("[data-dice-camera]");
     if (!camera || navigator.onLine) return;
     evt.preventDefault();
-    say(form(), "Reading dice from a photo needs the server: tap the faces for now.");
+    say(form(), t("Reading dice from a photo needs the server: tap the faces for now."));
   }, true);
   document.addEventListener("click", (evt) => {
     const view = evt.target.closest && evt.target.closest("[data-dice-photo-view]");

@@ -18,8 +18,10 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.platform.core.contract import Text
+
 AXES = ("x", "y", "z")
-LABELS = ("1st", "2nd", "3rd")
+LABELS = (Text("1st"), Text("2nd"), Text("3rd"))
 DEFAULT_PATH = Path(__file__).resolve().parent / "board.json"
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.platform.core.contract import MalformedEntry, RuleError, SeatText
+from companion.platform.core.contract import Text, N_, MalformedEntry, RuleError, SeatText
 from .board import Board, load_board
-from .resolve import COLOURS, TOPPINGS, Outcome, resolve_masks
+from .resolve import COLOUR_WORDS, COLOURS, TOPPINGS, Outcome, resolve_masks
 
 BOARD: Board = load_board()
 NEUTRAL = 2  # colour index of the neutral colour in the two-player game (green)
@@ -55,10 +55,10 @@ class State:
 def _space_index(value, what: str = "space") -> int:
     if (not isinstance(value, (list, tuple)) or len(value) != 3
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise MalformedEntry(f"The {what} must be three whole numbers [x, y, z].")
+        raise MalformedEntry("The {what} must be three whole numbers [x, y, z].", what=what)
     i = BOARD.index.get(tuple(value))
     if i is None:
-        raise RuleError(f"{list(value)} is not a space on the pizza.")
+        raise RuleError("{value} is not a space on the pizza.", value=list(value))
     return i
 
 
@@ -69,7 +69,7 @@ def normalize_options(options) -> dict:
         raise RuleError("Options must be an object.")
     unknown = sorted(set(options) - set(OPTION_KEYS))
     if unknown:
-        raise RuleError(f"Unknown option(s) for Pizza Theory: {', '.join(map(str, unknown))}.")
+        raise RuleError("Unknown option(s) for Pizza Theory: {options}.", options=', '.join(map(str, unknown)))
     first = options.get("first_seat", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= 2:
         raise RuleError("first_seat must be a seat number 0, 1 or 2.")
@@ -84,9 +84,9 @@ def normalize_options(options) -> dict:
                 raise RuleError("Each x_spaces entry must be a pair of spaces.")
             p = []
             for s in pair:
-                i = _space_index(s, "start space")
+                i = _space_index(s, Text("start space"))
                 if i in seen:
-                    raise RuleError(f"Start space {list(s)} is listed twice.")
+                    raise RuleError("Start space {s} is listed twice.", s=list(s))
                 seen.add(i)
                 p.append(list(BOARD.spaces[i]))
             norm.append(p)
@@ -114,7 +114,7 @@ def new_state(player_count: int, options: dict | None = None) -> State:
         raise RuleError("Pizza Theory is for 2 or 3 players.")
     first = opts["first_seat"]
     if first >= player_count:
-        raise RuleError(f"There is no seat {first + 1} at a table of {player_count} (first_seat counts from 0).")
+        raise RuleError("There is no seat {number} at a table of {player_count} (first_seat counts from 0).", number=first + 1, player_count=player_count)
     if opts["x_spaces"] is None:
         xs = tuple(c.x_spaces for c in BOARD.corners)
     else:
@@ -159,11 +159,11 @@ def _advance(st: State) -> State:
     while turn < len(st.order):
         seat = st.order[turn]
         if st.supply[seat] == 0:
-            notes.append(SeatText(f"{{player}} ({COLOURS[seat]}) has no topping left in supply and skips adding.",
-                                  {"player": seat}))
+            notes.append(SeatText("{player} ({colour}) has no topping left in supply and skips adding.",
+                                  {"player": seat}, colour=COLOUR_WORDS[COLOURS[seat]]))
         elif not _legal_mask(st.masks, seat):
-            notes.append(SeatText(f"{{player}} ({COLOURS[seat]}) has no legal space and skips adding.",
-                                  {"player": seat}))
+            notes.append(SeatText("{player} ({colour}) has no legal space and skips adding.",
+                                  {"player": seat}, colour=COLOUR_WORDS[COLOURS[seat]]))
         else:
             break
         turn += 1
@@ -176,14 +176,14 @@ def _advance(st: State) -> State:
 def _place(st: State, seat: int, entry: dict) -> State:
     _keys(entry, ("kind", *ENTRY_FIELDS["place"]))
     if st.phase != ADD:
-        raise RuleError(f"Toppings are added at the start of a round; now is the {_phase_name(st)}.")
+        raise RuleError("Toppings are added at the start of a round; now is the {st}.", st=_phase_name(st))
     if st.order[st.turn] != seat:
-        raise RuleError(f"It is {COLOURS[st.order[st.turn]]}'s turn to add a topping.", rule="PT-6")
+        raise RuleError("It is {colour}'s turn to add a topping.", rule="PT-6", colour=COLOUR_WORDS[COLOURS[st.order[st.turn]]])
     i = _space_index(entry.get("space"))
     bit = 1 << i
     for c in range(3):
         if st.masks[c] & bit:
-            raise RuleError(f"That space already holds a {COLOURS[c]} topping.", rule="PT-5")
+            raise RuleError("That space already holds a {colour} topping.", rule="PT-5", colour=COLOUR_WORDS[COLOURS[c]])
     if BOARD.neighbour_mask[i] & st.masks[seat]:
         raise RuleError("That space touches one of your own toppings; pick a space away from them.", rule="PT-5")
     masks = list(st.masks)
@@ -200,7 +200,7 @@ def _line(entry: dict) -> int:
     if not isinstance(n, int) or isinstance(n, bool):
         raise MalformedEntry("The line must be a whole number from 1 to 6.")
     if not 1 <= n <= 6:
-        raise RuleError(f"There is no line {n}; lines are numbered 1 to 6.", rule="PT-4")
+        raise RuleError("There is no line {n}; lines are numbered 1 to 6.", rule="PT-4", n=n)
     return n
 
 
@@ -223,9 +223,9 @@ def neutral_line(line: int) -> tuple[int, int]:
 def neutral_blocked(state: State, line: int) -> str | None:
     """PT-15: why no neutral topping can go down beside `line`, or None if one must."""
     if state.supply[NEUTRAL] == 0:
-        return "the neutral supply is empty"
+        return Text("the neutral supply is empty")
     if not _neutral_mask(state.masks, line):
-        return f"no empty space touches line {line}"
+        return Text("no empty space touches line {line}", line=line)
     return None
 
 
@@ -234,10 +234,9 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
     if st.players != 2:
         raise RuleError("Only the two-player game has a neutral colour.")
     if st.phase != NEUTRAL_ROLL:
-        raise RuleError(f"The neutral roll comes after adding toppings and before cutting; now is the "
-                        f"{_phase_name(st)}.")
+        raise RuleError("The neutral roll comes after adding toppings and before cutting; now is the {st}.", st=_phase_name(st))
     if seat != st.order[0]:
-        raise RuleError(f"The first player this round ({COLOURS[st.order[0]]}) rolls for the neutral colour.", rule="PT-15")
+        raise RuleError("The first player this round ({colour}) rolls for the neutral colour.", rule="PT-15", colour=COLOUR_WORDS[COLOURS[st.order[0]]])
     line = _line(entry)
     room = _neutral_mask(st.masks, line)
     space = entry.get("space")
@@ -246,17 +245,17 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
     blocked = neutral_blocked(st, line)
     if blocked:
         if space is not None:
-            raise RuleError(f"No neutral topping can be placed: {blocked}.")
-        notes.append(f"No neutral topping placed: {blocked}.")
+            raise RuleError("No neutral topping can be placed: {blocked}.", blocked=blocked)
+        notes.append(Text("No neutral topping placed: {blocked}.", blocked=blocked))
         idx = -1
     else:
         if space is None:
-            raise RuleError(f"Place a neutral topping on an empty space touching line {line}.", rule="PT-15")
+            raise RuleError("Place a neutral topping on an empty space touching line {line}.", rule="PT-15", line=line)
         idx = _space_index(space)
         if not room >> idx & 1:
             if (masks[0] | masks[1] | masks[2]) >> idx & 1:
                 raise RuleError("That space is not empty.")
-            raise RuleError(f"That space does not touch neutral line {line}.", rule="PT-15")
+            raise RuleError("That space does not touch neutral line {line}.", rule="PT-15", line=line)
         masks[NEUTRAL] |= 1 << idx
         supply[NEUTRAL] -= 1
     return replace(st, masks=tuple(masks), supply=tuple(supply), neutral=(line, idx), notes=tuple(notes),
@@ -268,7 +267,7 @@ def _neutral(st: State, seat: int, entry: dict) -> State:
 def _cut(st: State, seat: int, entry: dict) -> State:
     _keys(entry, ("kind", *ENTRY_FIELDS["cut"]))
     if st.phase != CUT:
-        raise RuleError(f"Cuts are chosen once the toppings are added; now is the {_phase_name(st)}.", rule="PT-7")
+        raise RuleError("Cuts are chosen once the toppings are added; now is the {st}.", rule="PT-7", st=_phase_name(st))
     line = _line(entry)
     cuts = list(st.cuts)
     cuts[seat] = line  # PT-7: a pending choice may be changed until the last seat chooses
@@ -355,12 +354,12 @@ _HANDLERS = {"place": _place, "cut": _cut, "neutral": _neutral}
 def _keys(entry: dict, allowed) -> None:
     extra = sorted(set(entry) - set(allowed), key=str)
     if extra:
-        raise RuleError(f"Unexpected field(s) in a {entry['kind']} entry: {', '.join(map(str, extra))}.")
+        raise RuleError("Unexpected field(s) in a {entry} entry: {fields}.", entry=entry['kind'], fields=', '.join(map(str, extra)))
 
 
 def _phase_name(st: State) -> str:
-    return {ADD: "adding of toppings", NEUTRAL_ROLL: "neutral roll", CUT: "cutting", OVER: "end of the game"}[
-        st.phase]
+    return Text({ADD: N_("adding of toppings"), NEUTRAL_ROLL: N_("neutral roll"), CUT: N_("cutting"),
+                 OVER: N_("end of the game")}[st.phase])
 
 
 def apply(state: State, seat: int, entry: dict) -> State:
@@ -369,7 +368,7 @@ def apply(state: State, seat: int, entry: dict) -> State:
     kind = entry.get("kind")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise RuleError(f"Unknown entry kind {kind!r}; use place, cut or neutral.")
+        raise RuleError("Unknown entry kind {kind!r}; use place, cut or neutral.", kind=kind)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
         raise RuleError("You are not seated in this game.")
     if state.phase == OVER:
@@ -380,7 +379,7 @@ def apply(state: State, seat: int, entry: dict) -> State:
 def record(state: State, seat: int) -> dict:
     """For the player's record: did the seat win, by its place in the first round's turn order."""
     label = ("1st", "2nd", "3rd")[_order(state.players, state.first_seat, 1).index(seat)]
-    return {"Wins by start position (%)": {label: 100 if seat in state.winners else 0}}
+    return {Text("Wins by start position (%)"): {label: 100 if seat in state.winners else 0}}
 
 
 def finished(state: State) -> bool:
@@ -409,7 +408,7 @@ def undo_refusal(entry_seat, entry, state_before, state_now) -> str | None:
     """A cut cannot be taken back once the cuts are revealed: everybody has seen them."""
     if isinstance(entry, dict) and entry.get("kind") == "cut" and not (
             state_now.phase == CUT and state_now.round == state_before.round):
-        return "The cuts have been revealed; a cut can no longer be taken back."
+        return Text("The cuts have been revealed; a cut can no longer be taken back.")
     return None
 
 

@@ -6,10 +6,13 @@ spaces. `resolve_masks` decides every slice from the counts before any change an
 """
 from __future__ import annotations
 
+from companion.platform.core.contract import Text
+
 from typing import NamedTuple
 
 TOPPINGS = 16
 COLOURS = ("red", "white", "green")
+COLOUR_WORDS = {"red": Text("red"), "white": Text("white"), "green": Text("green")}  # as players read them
 
 # slice verdicts
 EMPTY, MAJORITY, TIE2, TIE3 = "empty", "majority", "tie", "three-way tie"
@@ -117,11 +120,13 @@ def resolve_masks(slices, m0: int, m1: int, m2: int, detail: bool = True) -> Out
 
 def describe_change(space, frm: int, to: int, why: str, slice_no: int, verdict: tuple) -> str:
     """A sentence telling players what to do on the physical board."""
-    where = f"slice {slice_no}, space {list(space)}"
+    where = Text("slice {slice}, space {space}", slice=slice_no, space=str(list(space)))
+    words = {i: COLOUR_WORDS[c] for i, c in enumerate(COLOURS)}
     if why == REPLACED:
-        return f"{where}: {COLOURS[to]} has the most here; swap the {COLOURS[frm]} topping for a {COLOURS[to]} one."
+        return Text("{where}: {to} has the most here; swap the {frm} topping for a {to} one.", where=where,
+                    to=words[to], frm=words[frm])
     if why == NO_SUPPLY:
-        return (f"{where}: {COLOURS[verdict[1]]} has the most here but has no topping left; "
-                f"remove the {COLOURS[frm]} topping and leave the space empty.")
-    return (f"{where}: {COLOURS[verdict[1]]} and {COLOURS[verdict[2]]} tie for the most; "
-            f"remove the {COLOURS[frm]} topping.")
+        return Text("{where}: {leader} has the most here but has no topping left; remove the {frm} topping and "
+                    "leave the space empty.", where=where, leader=words[verdict[1]], frm=words[frm])
+    return Text("{where}: {first} and {second} tie for the most; remove the {frm} topping.", where=where,
+                first=words[verdict[1]], second=words[verdict[2]], frm=words[frm])

@@ -4,7 +4,8 @@ from __future__ import annotations
 from .board import AXES, LABELS
 from .engine import (ADD, BOARD, CUT, NEUTRAL, OVER, Resolution, State, _legal_mask, corner_of, waiting_for,
                      what_if)
-from .resolve import COLOURS, EMPTY, MAJORITY, TIE2, describe_change
+from .resolve import COLOUR_WORDS, COLOURS, EMPTY, MAJORITY, TIE2, describe_change
+from companion.platform.core.contract import Text
 
 
 def _corner_view(ci: int) -> dict:
@@ -26,12 +27,13 @@ def _label(state: State, seat: int) -> str:
 
 def _verdict_text(v: tuple) -> str:
     if v[0] == EMPTY:
-        return "no toppings"
+        return Text("no toppings")
     if v[0] == MAJORITY:
-        return f"{COLOURS[v[1]]} has the most"
+        return Text("{colour} has the most", colour=COLOUR_WORDS[COLOURS[v[1]]])
     if v[0] == TIE2:
-        return f"{COLOURS[v[1]]} and {COLOURS[v[2]]} tie for the most"
-    return "three-way tie: nothing changes"
+        return Text("{first} and {second} tie for the most", first=COLOUR_WORDS[COLOURS[v[1]]],
+                    second=COLOUR_WORDS[COLOURS[v[2]]])
+    return Text("three-way tie: nothing changes")
 
 
 def _occupants(masks) -> list[str | None]:
@@ -164,9 +166,9 @@ def view(state: State, viewer: int | None) -> dict:
 def export_columns(states: list[State], seat: int) -> dict:
     """The seat's row in the CSV export: its colour, then its toppings on the pizza after each
     round (PT-12), as the replay shows them round by round."""
-    columns: dict = {"colour": COLOURS[seat]}
+    columns: dict = {Text("colour"): COLOUR_WORDS[COLOURS[seat]]}
     for state in states:
         res = state.last
-        if res is not None and f"round {res.round}" not in columns:
-            columns[f"round {res.round}"] = res.outcome.masks[seat].bit_count()
+        if res is not None and Text("round {number}", number=res.round) not in columns:
+            columns[Text("round {number}", number=res.round)] = res.outcome.masks[seat].bit_count()
     return columns

@@ -3,6 +3,7 @@
 // takes no second one until the server has answered; a cut may still be changed, as online.
 (function () {
   "use strict";
+  const t = window.companionText;
   function keptNote(text) {
     const status = document.getElementById("pt-status");
     if (!status) return;
@@ -20,8 +21,8 @@
       b.disabled = true;
       if (b.value === body.get("space")) b.classList.add("pending", "kept-mark");
     });
-    keptNote("Kept on this phone: " + (kind === "neutral" ? "the green topping" : "your topping") +
-             " is sent once the connection is back.");
+    keptNote(kind === "neutral" ? t("Kept on this phone: the green topping is sent once the connection is back.")
+             : t("Kept on this phone: your topping is sent once the connection is back."));
   }
   function keptCut(body) {
     document.querySelectorAll('.pt-lines-form button[name="line"]').forEach(function (b) {
@@ -29,8 +30,7 @@
       b.classList.toggle("kept-mark", chosen);
       b.setAttribute("aria-pressed", chosen ? "true" : "false");
     });
-    keptNote("Kept on this phone: your cut, line " + body.get("line") + ", is sent once the connection is back. " +
-             "You may still change it.");
+    keptNote(t("Kept on this phone: your cut, line {line}, is sent once the connection is back. You may still change it.", {line: body.get("line")}));
   }
   document.addEventListener("companion:kept", function (ev) {
     const body = ev.detail.body;

@@ -1,6 +1,7 @@
 // Score pad, offline (loaded after static/offline.js once the page is up).
 (function () {
   "use strict";
+  const t = window.companionText;
   // A score kept on the phone while offline (static/app.js) shows at once in the pad, marked as kept,
   // and the entry moves on to the next round as after an entry. Enter stays off until a number is
   // typed again, so a second tap on it is never silently another round with the same score.
@@ -37,11 +38,11 @@
     if (!cell) return;
     const mark = document.createElement("span");
     mark.className = "kept-mark";
-    mark.title = "kept on this phone until the connection is back";
+    mark.title = t("kept on this phone until the connection is back");
     mark.textContent = points;
     const said = document.createElement("span");
     said.className = "sr-only";
-    said.textContent = " (kept on this phone, not sent yet)";
+    said.textContent = " " + t("(kept on this phone, not sent yet)");
     cell.replaceChildren(mark, said);
     cell.dataset.kept = "yes";
   }
@@ -59,13 +60,14 @@
   function moveOn(label, round, points) {
     const rounds = Number(label.dataset.rounds) || null;
     const players = document.querySelectorAll("#pad-grid thead th").length - 1;
-    keptLine("Kept on this phone: " + points + " for round " + round + ". It is sent once the connection is back.");
+    keptLine(t("Kept on this phone: {points} for round {round}. It is sent once the connection is back.", {points: points, round: round}));
     if (players > 1 || (rounds && round >= rounds)) {
       document.getElementById("entry-input").hidden = true;  // the next round waits for the others (or the game is over)
       return;
     }
     label.dataset.round = String(round + 1);
-    label.textContent = "Round " + (round + 1) + (rounds ? " of " + rounds : "") + ": your score";
+    label.textContent = rounds ? t("Round {round} of {rounds}: your score", {round: round + 1, rounds: rounds})
+      : t("Round {round}: your score", {round: round + 1});
   }
   document.addEventListener("companion:kept", (evt) => {
     const body = evt.detail.body;

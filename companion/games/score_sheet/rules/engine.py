@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
-from companion.platform.core.contract import MalformedEntry, RuleError
+from companion.platform.core.contract import Text, MalformedEntry, RuleError
 
 from .builtin import BUILTIN, DEFAULT_SHEET
 from .sheet import MAX_PLAYERS, MIN_PLAYERS, Row, Sheet, load_sheet
@@ -34,7 +34,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else "a huge number"
+    text = repr(value) if not _is_int(value) or abs(value) < 10**30 else Text("a huge number")
     return text if len(text) <= 24 else text[:21] + "..."
 
 
@@ -49,7 +49,7 @@ def normalize_options(options: Mapping[str, Any] | None, find: Callable[[str], A
         raise RuleError("Score sheet options are a set of named values: sheet.")
     for name in options:
         if name not in OPTIONS:
-            raise RuleError(f"Score sheet has no option {_shown(name)}; the option is: sheet.")
+            raise RuleError("Score sheet has no option {name}; the option is: sheet.", name=_shown(name))
     chosen = options.get("sheet", DEFAULT_SHEET)
     sheet_id = options.get("sheet_id") if isinstance(options.get("sheet_id"), str) else None
     if isinstance(chosen, str):
@@ -57,7 +57,7 @@ def normalize_options(options: Mapping[str, Any] | None, find: Callable[[str], A
         if data is None and find is not None:
             data = find(chosen)
         if data is None:
-            raise RuleError(f"There is no sheet {_shown(chosen)}: choose one from the library.", rule="SS-1")
+            raise RuleError("There is no sheet {chosen}: choose one from the library.", rule="SS-1", chosen=_shown(chosen))
     else:
         data = chosen
     sheet = load_sheet(data)
@@ -67,8 +67,7 @@ def normalize_options(options: Mapping[str, Any] | None, find: Callable[[str], A
 def new_state(player_count: int, options: Mapping[str, Any] | None = None) -> State:
     sheet = load_sheet(normalize_options(options)["sheet"])
     if not _is_int(player_count) or not sheet.min_players <= player_count <= sheet.max_players:
-        raise RuleError(f"{sheet.name} is for {sheet.min_players} to {sheet.max_players} players; "
-                        f"got {_shown(player_count)}.", rule="SS-1")
+        raise RuleError("{name} is for {min_players} to {max_players} players; got {player_count}.", rule="SS-1", name=sheet.name, min_players=sheet.min_players, max_players=sheet.max_players, player_count=_shown(player_count))
     return State(sheet=sheet, fills=((None,) * len(sheet.rows),) * player_count)
 
 
@@ -130,16 +129,16 @@ def waiting_for(state: State) -> list[int]:
 def _check_fields(entry: Mapping, allowed: tuple[str, ...]) -> None:
     for name in entry:
         if name != "kind" and name not in allowed and name not in IGNORED_ENTRY_KEYS:
-            raise MalformedEntry(f"A {entry['kind']} entry has no field {_shown(name)}.")
+            raise MalformedEntry("A {entry} entry has no field {name}.", entry=entry['kind'], name=_shown(name))
 
 
 def _between(row_label: str, value: Any, low: int, high: int) -> int:
     if value is None:
-        raise MalformedEntry(f"Fill in {row_label}: a whole number from {low} to {high}.")
+        raise MalformedEntry("Fill in {row_label}: a whole number from {low} to {high}.", row_label=row_label, low=low, high=high)
     if not _is_int(value):
-        raise MalformedEntry(f"{row_label} takes a whole number from {low} to {high}; got {_shown(value)}.")
+        raise MalformedEntry("{row_label} takes a whole number from {low} to {high}; got {value}.", row_label=row_label, low=low, high=high, value=_shown(value))
     if not low <= value <= high:
-        raise RuleError(f"{row_label} is between {low} and {high}.", rule="SS-4")
+        raise RuleError("{row_label} is between {low} and {high}.", rule="SS-4", row_label=row_label, low=low, high=high)
     return value
 
 
@@ -148,32 +147,32 @@ def _row_of(state: State, entry: Mapping) -> Row:
     row = state.sheet.row(row_id) if isinstance(row_id, str) else None
     if row is None:
         ids = ", ".join(r.id for r in state.sheet.rows)
-        raise MalformedEntry(f"{state.sheet.name} has no row {_shown(row_id)}; its rows are: {ids}.")
+        raise MalformedEntry("{name} has no row {row_id}; its rows are: {ids}.", name=state.sheet.name, row_id=_shown(row_id), ids=ids)
     return row
 
 
 def _formula_fill(row: Row, entry: Mapping) -> Fill:
     if "value" in entry:
-        raise MalformedEntry(f"{row.label} is worked out from its inputs: send \"inputs\", not \"value\".")
+        raise MalformedEntry('{label} is worked out from its inputs: send "inputs", not "value".', label=row.label)
     given = entry.get("inputs")
     if not isinstance(given, Mapping):
-        raise MalformedEntry(f"{row.label} needs its inputs: {', '.join(n for n, _l, _h in row.inputs)}.")
+        raise MalformedEntry("{label} needs its inputs: {list}.", label=row.label, list=', '.join(n for n, _l, _h in row.inputs))
     unknown = [name for name in given if name not in {n for n, _l, _h in row.inputs}]
     if unknown:
-        raise MalformedEntry(f"{row.label} has no input {_shown(unknown[0])}.")
+        raise MalformedEntry("{label} has no input {unknown}.", label=row.label, unknown=_shown(unknown[0]))
     values = []
     for name, low, high in row.inputs:
         if name not in given:
-            raise MalformedEntry(f"{row.label} needs a value for {name}.")
+            raise MalformedEntry("{label} needs a value for {name}.", label=row.label, name=name)
         values.append((name, _between(f"{row.label}'s {name}", given[name], low, high)))
     return Fill(None, tuple(values), row.points(inputs=dict(values)))
 
 
 def _value_fill(row: Row, entry: Mapping) -> Fill:
     if "inputs" in entry:
-        raise MalformedEntry(f"{row.label} takes one \"value\", not \"inputs\".")
+        raise MalformedEntry('{label} takes one "value", not "inputs".', label=row.label)
     if "value" not in entry:
-        raise MalformedEntry(f"Fill {row.label} with a value.")
+        raise MalformedEntry("Fill {label} with a value.", label=row.label)
     value = _between(row.label, entry["value"], row.low, row.high)
     return Fill(value, (), row.points(value))
 
@@ -199,14 +198,14 @@ ENTRIES = {"fill": _fill, "end": _end}
 
 def apply(state: State, seat: int, entry: Any) -> State:
     if not _is_int(seat) or not 0 <= seat < len(state.fills):
-        raise RuleError(f"There is no seat {_shown(seat)} at this table.")
+        raise RuleError("There is no seat {seat} at this table.", seat=_shown(seat))
     if finished(state):
         raise RuleError("The game is over.", rule="SS-10")
     if not isinstance(entry, Mapping):
         raise MalformedEntry("An entry must be a set of named fields.")
     kind = entry.get("kind")
     if not isinstance(kind, str) or kind not in ENTRIES:
-        raise RuleError(f"Score sheet takes 'fill' and 'end' entries; got {_shown(kind)}.")
+        raise RuleError("Score sheet takes 'fill' and 'end' entries; got {kind}.", kind=_shown(kind))
     return ENTRIES[kind](state, seat, entry)
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from simpleeval import DEFAULT_OPERATORS, InvalidExpression, SimpleEval
 
-from companion.platform.core.contract import RuleError
+from companion.platform.core.contract import Text, RuleError
 
 MAX_LENGTH = 200
 MAX_OPERATORS = 40
@@ -27,7 +27,7 @@ _UNARY = (ast.USub, ast.UAdd)
 
 def _small_power(base, exponent):
     if not -MAX_POWER <= exponent <= MAX_POWER or abs(base) > MAX_RESULT:
-        raise ArithmeticError("a power this large")
+        raise ArithmeticError(Text("a power this large"))
     return base ** exponent
 
 
@@ -51,15 +51,16 @@ class Formula:
 
 
 def _refuse(label: str, why: str) -> RuleError:
-    return RuleError(f"The formula of {label} {why}.", rule="SS-6")
+    return RuleError("The formula of {label} {why}.", rule="SS-6", label=label, why=why)
 
 
 def _check_leaf(node: ast.AST, label: str, names: tuple[str, ...]) -> None:
     if isinstance(node, ast.Name) and node.id not in names and node.id not in FUNCTIONS:
-        raise _refuse(label, f"uses {node.id!r}, which is not one of its inputs ({', '.join(names)})")
+        raise _refuse(label, Text("uses {id!r}, which is not one of its inputs ({names})", id=node.id, names=', '.join(names)))
     if isinstance(node, ast.Constant) and (not isinstance(node.value, int) or isinstance(node.value, bool)
                                            or abs(node.value) > MAX_RESULT):
-        raise _refuse(label, f"may only hold whole numbers up to {MAX_RESULT}, not {node.value!r}"[:120])
+        raise _refuse(label, Text("may only hold whole numbers up to {max_result}, not {value}", max_result=MAX_RESULT,
+                                   value=repr(node.value)[:80]))
 
 
 def _is_operator(node: ast.AST) -> bool:
@@ -79,25 +80,25 @@ def _check_node(node: ast.AST, label: str, names: tuple[str, ...]) -> int:
         return 0
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise _refuse(label, "may only call min, max and abs")
+            raise _refuse(label, Text("may only call min, max and abs"))
         return 1
     if _is_operator(node):
         return 1
     if isinstance(node, (ast.Expression, ast.Load, *(_BINARY), *_COMPARE, *_UNARY)):
         return 0
-    raise _refuse(label, "may only use numbers, its inputs, + - * / // % **, comparisons, "
-                         "'a if test else b', min, max and abs")
+    raise _refuse(label, Text("may only use numbers, its inputs, + - * / // % **, comparisons, "
+                         "'a if test else b', min, max and abs"))
 
 
 def _parsed(label: str, expression: str) -> ast.AST:
     if not isinstance(expression, str) or not expression.strip():
-        raise _refuse(label, "is empty: write an expression over the row's inputs")
+        raise _refuse(label, Text("is empty: write an expression over the row's inputs"))
     if len(expression) > MAX_LENGTH:
-        raise _refuse(label, f"is {len(expression)} characters long; at most {MAX_LENGTH} are allowed")
+        raise _refuse(label, Text("is {count} characters long; at most {max_length} are allowed", count=len(expression), max_length=MAX_LENGTH))
     try:
         return ast.parse(expression.strip(), mode="eval")
     except (SyntaxError, ValueError):
-        raise _refuse(label, "is not a complete expression (check the brackets and operators)") from None
+        raise _refuse(label, Text("is not a complete expression (check the brackets and operators)")) from None
 
 
 def _every_combination(inputs) -> list[dict[str, int]]:
@@ -111,14 +112,13 @@ def _check_results(formula: Formula, inputs) -> None:
         try:
             result = formula.value(values)
         except ZeroDivisionError:
-            raise _refuse(formula.label, f"divides by zero when {shown}") from None
+            raise _refuse(formula.label, Text("divides by zero when {shown}", shown=shown)) from None
         except (ArithmeticError, InvalidExpression, TypeError, ValueError):
-            raise _refuse(formula.label, f"cannot be worked out when {shown}") from None
+            raise _refuse(formula.label, Text("cannot be worked out when {shown}", shown=shown)) from None
         if isinstance(result, bool) or not isinstance(result, (int, float)) or not math.isfinite(result):
-            raise _refuse(formula.label, f"gives no number when {shown}")
+            raise _refuse(formula.label, Text("gives no number when {shown}", shown=shown))
         if abs(result) > MAX_RESULT:
-            raise _refuse(formula.label, f"gives {math.floor(result)} when {shown}; points stay within "
-                                         f"-{MAX_RESULT} and {MAX_RESULT}")
+            raise _refuse(formula.label, Text("gives {math} when {shown}; points stay within -{max_result} and {max_result}", math=math.floor(result), shown=shown, max_result=MAX_RESULT))
 
 
 @lru_cache(maxsize=256)
@@ -128,11 +128,10 @@ def checked_formula(label: str, expression: str, inputs: tuple[tuple[str, int, i
     tree = _parsed(label, expression)
     operators = sum(_check_node(node, label, names) for node in ast.walk(tree))
     if operators > MAX_OPERATORS:
-        raise _refuse(label, f"has {operators} operators; at most {MAX_OPERATORS} are allowed")
+        raise _refuse(label, Text("has {operators} operators; at most {max_operators} are allowed", operators=operators, max_operators=MAX_OPERATORS))
     combinations = math.prod(high - low + 1 for _name, low, high in inputs)
     if combinations > MAX_COMBINATIONS:
-        raise RuleError(f"The inputs of {label} together allow {combinations} combinations; narrow their "
-                        f"ranges to at most {MAX_COMBINATIONS} so the formula can be checked.", rule="SS-6")
+        raise RuleError("The inputs of {label} together allow {combinations} combinations; narrow their ranges to at most {max_combinations} so the formula can be checked.", rule="SS-6", label=label, combinations=combinations, max_combinations=MAX_COMBINATIONS)
     formula = Formula(label, expression.strip(), names)
     _check_results(formula, inputs)
     return formula

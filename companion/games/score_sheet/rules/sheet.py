@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from companion.platform.core.contract import RuleError
+from companion.platform.core.contract import Text, RuleError
 
 from .formula import FUNCTIONS, MAX_COMBINATIONS, Formula, checked_formula
 
@@ -100,60 +100,59 @@ class Sheet:
 
 def _text(value: Any, what: str, longest: int) -> str:
     if not isinstance(value, str) or not " ".join(value.split()):
-        raise _refuse(f"{what} is missing: write 1 to {longest} characters.")
+        raise _refuse(Text("{what} is missing: write 1 to {longest} characters.", what=what, longest=longest))
     text = " ".join(value.split())
     if len(text) > longest or not text.isprintable():
-        raise _refuse(f"{what} must be 1 to {longest} printable characters.")
+        raise _refuse(Text("{what} must be 1 to {longest} printable characters.", what=what, longest=longest))
     return text
 
 
 def _whole(value: Any, what: str, low: int, high: int) -> int:
     if not _is_int(value) or not low <= value <= high:
-        raise _refuse(f"{what} must be a whole number from {low} to {high}.")
+        raise _refuse(Text("{what} must be a whole number from {low} to {high}.", what=what, low=low, high=high))
     return value
 
 
 def _fields(data: Mapping, allowed: tuple[str, ...], what: str) -> None:
     for name in data:
         if name not in allowed:
-            raise _refuse(f"{what} has no field {str(name)[:30]!r}; it has: {', '.join(allowed)}.")
+            raise _refuse(Text("{what} has no field {name!r}; it has: {allowed}.", what=what, name=str(name)[:30], allowed=', '.join(allowed)))
 
 
 def _inputs(raw: Any, label: str) -> tuple[tuple[str, int, int], ...]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_INPUTS:
-        raise _refuse(f"{label} needs 1 to {MAX_INPUTS} inputs, each with a name, a min and a max.")
+        raise _refuse(Text("{label} needs 1 to {max_inputs} inputs, each with a name, a min and a max.", label=label, max_inputs=MAX_INPUTS))
     inputs = []
     for item in raw:
         if not isinstance(item, Mapping):
-            raise _refuse(f"Each input of {label} has a name, a min and a max.")
-        _fields(item, ("name", "min", "max"), f"An input of {label}")
+            raise _refuse(Text("Each input of {label} has a name, a min and a max.", label=label))
+        _fields(item, ("name", "min", "max"), Text("An input of {label}", label=label))
         name = item.get("name")
         if not isinstance(name, str) or not INPUT_NAME.fullmatch(name) or name in FUNCTIONS:
-            raise _refuse(f"An input of {label} is named {str(name)[:30]!r}: use a short lowercase word "
-                          "(letters, digits, _), not min, max or abs.")
-        low = _whole(item.get("min"), f"The min of {label}'s input {name}", -MAX_INPUT, MAX_INPUT)
-        high = _whole(item.get("max"), f"The max of {label}'s input {name}", low, MAX_INPUT)
+            raise _refuse(Text("An input of {label} is named {name!r}: use a short lowercase word (letters, digits, _), not min, max or abs.", label=label, name=str(name)[:30]))
+        low = _whole(item.get("min"), Text("The min of {label}'s input {name}", label=label, name=name), -MAX_INPUT, MAX_INPUT)
+        high = _whole(item.get("max"), Text("The max of {label}'s input {name}", label=label, name=name), low, MAX_INPUT)
         inputs.append((name, low, high))
     if len({name for name, _l, _h in inputs}) != len(inputs):
-        raise _refuse(f"Two inputs of {label} have the same name.")
+        raise _refuse(Text("Two inputs of {label} have the same name.", label=label))
     return tuple(inputs)
 
 
 def _row_parts(kind: str, raw: Mapping, label: str) -> dict:
     if kind == "points":
-        low = _whole(raw.get("min"), f"The min of {label}", -MAX_POINTS, MAX_POINTS)
-        return {"low": low, "high": _whole(raw.get("max"), f"The max of {label}", low, MAX_POINTS)}
+        low = _whole(raw.get("min"), Text("The min of {label}", label=label), -MAX_POINTS, MAX_POINTS)
+        return {"low": low, "high": _whole(raw.get("max"), Text("The max of {label}", label=label), low, MAX_POINTS)}
     if kind == "count":
-        return {"points_each": _whole(raw.get("points_each"), f"The points each of {label}", -1000, 1000),
-                "high": _whole(raw.get("max"), f"The max of {label}", 1, MAX_COUNT)}
+        return {"points_each": _whole(raw.get("points_each"), Text("The points each of {label}", label=label), -1000, 1000),
+                "high": _whole(raw.get("max"), Text("The max of {label}", label=label), 1, MAX_COUNT)}
     if kind == "table":
         table = raw.get("table")
         if not isinstance(table, list) or not 1 <= len(table) <= MAX_COUNT + 1:
-            raise _refuse(f"{label} needs its table: the points for 0, 1, 2, ... (the last for every count beyond).")
-        points = tuple(_whole(p, f"Each point in {label}'s table", -MAX_POINTS, MAX_POINTS) for p in table)
-        return {"table": points, "high": _whole(raw.get("max"), f"The max of {label}", 1, MAX_COUNT)}
+            raise _refuse(Text("{label} needs its table: the points for 0, 1, 2, ... (the last for every count beyond).", label=label))
+        points = tuple(_whole(p, Text("Each point in {label}'s table", label=label), -MAX_POINTS, MAX_POINTS) for p in table)
+        return {"table": points, "high": _whole(raw.get("max"), Text("The max of {label}", label=label), 1, MAX_COUNT)}
     if kind == "check":
-        return {"points_each": _whole(raw.get("points"), f"The points of {label}", -MAX_POINTS, MAX_POINTS)}
+        return {"points_each": _whole(raw.get("points"), Text("The points of {label}", label=label), -MAX_POINTS, MAX_POINTS)}
     return {"inputs": _inputs(raw.get("inputs"), label), "expression": raw.get("expression")}
 
 
@@ -163,60 +162,59 @@ def _combinations(inputs: tuple[tuple[str, int, int], ...]) -> int:
 
 def _row(raw: Any, number: int, budget: list[int]) -> Row:
     if not isinstance(raw, Mapping):
-        raise _refuse(f"Row {number} must have an id, a label and a kind.")
-    label = _text(raw.get("label"), f"The label of row {number}", 40)
+        raise _refuse(Text("Row {number} must have an id, a label and a kind.", number=number))
+    label = _text(raw.get("label"), Text("The label of row {number}", number=number), 40)
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
-        raise _refuse(f"{label} has no kind {str(kind)[:20]!r}: a row is one of {', '.join(KINDS)}.")
+        raise _refuse(Text("{label} has no kind {kind!r}: a row is one of {kinds}.", label=label, kind=str(kind)[:20], kinds=', '.join(KINDS)))
     _fields(raw, ("id", "label", "kind", *ROW_FIELDS[kind]), f"{label} (a {kind} row)")
     row_id = raw.get("id")
     if not isinstance(row_id, str) or not ROW_ID.fullmatch(row_id):
-        raise _refuse(f"The id of {label} must be a short lowercase word (letters, digits, _).")
+        raise _refuse(Text("The id of {label} must be a short lowercase word (letters, digits, _).", label=label))
     row = Row(id=row_id, label=label, kind=kind, **_row_parts(kind, raw, label))
     if kind == "formula":
         budget[0] -= _combinations(row.inputs)
         if budget[0] < 0 and _combinations(row.inputs) <= MAX_COMBINATIONS:
-            raise RuleError(f"The formulas of a sheet together may have at most {MAX_SHEET_COMBINATIONS} "
-                            f"combinations of inputs to check; {label} goes beyond that.", rule="SS-6")
+            raise RuleError("The formulas of a sheet together may have at most {max_sheet_combinations} combinations of inputs to check; {label} goes beyond that.", rule="SS-6", max_sheet_combinations=MAX_SHEET_COMBINATIONS, label=label)
         row.formula  # noqa: B018 - checked over every combination of its inputs (SS-6)
     return row
 
 
 def _rows(raw: Any) -> tuple[Row, ...]:
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_ROWS:
-        raise _refuse(f"A sheet has 1 to {MAX_ROWS} rows.")
+        raise _refuse(Text("A sheet has 1 to {max_rows} rows.", max_rows=MAX_ROWS))
     budget = [MAX_SHEET_COMBINATIONS]  # what the formulas' checks may cost, all together
     rows = tuple(_row(item, n, budget) for n, item in enumerate(raw, start=1))
     ids = [row.id for row in rows]
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice:
-        raise _refuse(f"Two rows have the id {twice!r}; each row needs its own.")
+        raise _refuse(Text("Two rows have the id {twice!r}; each row needs its own.", twice=twice))
     return rows
 
 
 def _players(raw: Any) -> tuple[int, int]:
     if not isinstance(raw, list) or len(raw) != 2:
-        raise _refuse(f"The players are [fewest, most], from {MIN_PLAYERS} to {MAX_PLAYERS}.")
-    low = _whole(raw[0], "The fewest players", MIN_PLAYERS, MAX_PLAYERS)
-    return low, _whole(raw[1], "The most players", low, MAX_PLAYERS)
+        raise _refuse(Text("The players are [fewest, most], from {min_players} to {max_players}.", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS))
+    low = _whole(raw[0], Text("The fewest players"), MIN_PLAYERS, MAX_PLAYERS)
+    return low, _whole(raw[1], Text("The most players"), low, MAX_PLAYERS)
 
 
 def sheet_from_data(data: Any) -> Sheet:
     """The sheet these data describe, or RuleError naming what is wrong (SS-2)."""
     if not isinstance(data, Mapping):
-        raise _refuse("A sheet is a set of named fields: name, players, wins, tie_break and rows.")
+        raise _refuse(Text("A sheet is a set of named fields: name, players, wins, tie_break and rows."))
     _fields(data, SHEET_FIELDS, "A sheet")
-    name = _text(data.get("name"), "The sheet's name", 60)
+    name = _text(data.get("name"), Text("The sheet's name"), 60)
     low, high = _players(data.get("players"))
     wins = data.get("wins", "highest")
     if wins not in WINS:
-        raise _refuse('Who wins is "highest" or "lowest" (the total).')
+        raise _refuse(Text('Who wins is "highest" or "lowest" (the total).'))
     rows = _rows(data.get("rows"))
     tie_break = data.get("tie_break")
     if tie_break is not None and not any(row.id == tie_break for row in rows):
-        raise _refuse(f"The tie-breaker must be one of the sheet's row ids, not {str(tie_break)[:30]!r}.")
+        raise _refuse(Text("The tie-breaker must be one of the sheet's row ids, not {tie_break!r}.", tie_break=str(tie_break)[:30]))
     source = data.get("source", "")
-    source = _text(source, "The source", 400) if source else ""
+    source = _text(source, Text("The source"), 400) if source else ""
     return Sheet(name, low, high, wins, tie_break, rows, source)
 
 
@@ -224,7 +222,7 @@ def canonical(data: Any) -> str:
     try:
         return json.dumps(data, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError):
-        raise _refuse("A sheet must be plain JSON data.") from None
+        raise _refuse(Text("A sheet must be plain JSON data.")) from None
 
 
 @lru_cache(maxsize=128)

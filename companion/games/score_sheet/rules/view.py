@@ -5,15 +5,20 @@ from typing import Mapping
 
 from .engine import State, all_filled, apply, finished, ranks, refusal, row_points, totals, waiting_for, winners
 from .sheet import Row
+from companion.platform.core.contract import Text
 
 
 def row_range(row: Row) -> str:
     """The row's allowed values in words, for the input's hint."""
     if row.kind == "check":
-        return f"yes or no, {row.points_each} for yes"
+        return Text("yes or no, {points} for yes", points=row.points_each)
     if row.kind == "formula":
-        return ", ".join(f"{name} {low} to {high}" for name, low, high in row.inputs)
-    return f"{row.low} to {row.high}"
+        said = ""
+        for name, low, high in row.inputs:
+            part = Text("{name} {low} to {high}", name=name, low=low, high=high)
+            said = Text("{said}, {part}", said=said, part=part) if said else part
+        return said
+    return Text("{low} to {high}", low=row.low, high=row.high)
 
 
 def _row_view(row: Row) -> dict:
