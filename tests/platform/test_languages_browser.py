@@ -67,7 +67,7 @@ def test_the_switch_is_remembered_by_the_browser_and_the_scripts_speak_it_too(br
         assert page.locator("h1").inner_text() == "Start a table"
         page.locator(".languages summary").click()  # the switch in the header opens
         page.locator(".languages a[lang=fr]").click()
-        page.wait_for_url(base + "/")
+        page.wait_for_url(base + "/?lang=fr")  # the same page, in French
         assert page.locator("h1").inner_text() == "Lancer une table"
         page.goto(base + f"/t/{table['code']}/s/0")  # another page, the same browser: still French
         assert page.locator("html").get_attribute("lang") == "fr"
