@@ -4,8 +4,7 @@
 // companion/platform/i18n.py); t("... {name} ...", {name: value}) is a message in the reader's language.
 window.companionText = function (message, values) {
   const data = document.getElementById("js-messages");
-  return ((data && JSON.parse(data.dataset.messages)[message]) || message)
-    .replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? values[name] : all));
+  return ((data && JSON.parse(data.dataset.messages)[message]) || message).replace(/\{(\w+)\}/g, (all, name) => values[name]);
 };
 // htmx's settings, made before it starts (on DOMContentLoaded; it comes first in the same file): a refusal
 // (422) or a conflict (409) is swapped in like any answer, as it says why; no history cache; no inline
@@ -261,7 +260,7 @@ Object.assign(htmx.config, {
   });
   document.addEventListener("htmx:responseError", (evt) => {
     const xhr = evt.detail.xhr;
-    notice(t("Not saved: {reason}", {reason: reasonFrom(xhr.responseText) || t("the server answered {status}. Tap again.", {status: xhr.status})}));
+    notice(t("Not saved: {reason}", {reason: reasonFrom(xhr.responseText) || t("the server answered {status}.", {status: xhr.status}) + " " + t("Tap again.")}));
   });
   document.addEventListener("htmx:sendError", (evt) => {
     const what = kind(evt.detail);
@@ -272,8 +271,8 @@ Object.assign(htmx.config, {
       show(load());
     } else {  // a step the server draws (a move, a choice to look at) saves nothing: it only cannot be shown
       const get = evt.detail.requestConfig && evt.detail.requestConfig.verb === "get";
-      notice(get ? t("No connection: this step needs the server. Tap again when the phone is back online.")
-                 : t("Not saved: no connection. Tap again when the phone is back online."));
+      notice((get ? t("No connection: this step needs the server.") : t("Not saved: no connection.")) + " " +
+             t("Tap again when the phone is back online."));
     }
   });
   window.addEventListener("online", () => {

@@ -174,11 +174,10 @@ def choose(choice):
 
 
 def switch_links() -> list[dict]:
-    """The language switch's links: back to the page they are on, or to the start page from a page a
-    form answered (its address takes no GET)."""
-    back = "" if request.method == "GET" else "?next=/"
+    """The language switch's links: this page again in that language (`?lang=`, which the browser then
+    remembers), or the start page from a page a form answered (its address takes no GET)."""
     return [{"code": code, "name": ENDONYMS[code], "current": code == current_language(),
-             "url": f"/lang/{code}{back}"} for code in LANGUAGES]
+             "url": f"?lang={code}" if request.method == "GET" else f"/lang/{code}?next=/"} for code in LANGUAGES]
 
 
 SCRIPT_MESSAGE = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
