@@ -114,7 +114,8 @@ def degrade(crop: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def detector_sample(photo, rng: random.Random):
-    """A randomly turned, scaled and shifted 320 px view of one photo, with its dice in pixels."""
+    """A randomly turned, scaled and shifted view of one photo, as big as the detector's input, with its
+    dice in pixels."""
     rgb, dice = photo
     height, width = rgb.shape[:2]
     scale = geometry.INPUT / max(height, width) * rng.uniform(0.6, 1.4)
