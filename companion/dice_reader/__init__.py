@@ -1,8 +1,8 @@
 """Reads six-sided dice from one photo: where each die lies and which face is up, with a confidence.
 
 Two small networks, trained by scripts/train_dice_reader.py and run here with ONNX Runtime on the CPU:
-the detector marks die centres and sizes on the photo scaled to 320 px; the face reader looks at each
-die cut from the photo at a finer scale. What it returns is a suggestion: the player confirms it.
+the detector marks die centres and sizes on the photo scaled down (384 px); the face reader looks at
+each die cut from the photo at a finer scale, reads its face and drops what is no die. What it returns is a suggestion: the player confirms it.
 Figures on photos it never saw: docs/performance.md, "Dice reader".
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_PIXELS = 40_000_000  # a photo larger than this is refused before it is decoded
 WORKING_SIDE = 1024  # a larger photo is scaled down to this before anything else
 FOUND_AT = 0.4  # a centre scored at least this is a die (chosen on train/: fewest false dice for the found)
+NOT_A_DIE = 0.5  # a cut the face reader gives at least this chance of being no die is dropped
 SAME_DIE_IOU = 0.5
 
 
@@ -120,18 +121,20 @@ def read_dice(photo: Image.Image) -> list[Die]:
     crops = np.stack([geometry.cut_square(rgb, (x + w / 2, y + h / 2), (w + h) / 2, size=size)
                       for x, y, w, h in boxes])
     probs = read_faces(crops)
-    dice = [Die(int(p.argmax()) + 1, (x / rgb.shape[1], y / rgb.shape[0], w / rgb.shape[1], h / rgb.shape[0]),
-                float(score * p.max()))
-            for (x, y, w, h), score, p in zip(boxes, scores, probs)]
+    dice = [Die(int(p[:6].argmax()) + 1, (x / rgb.shape[1], y / rgb.shape[0], w / rgb.shape[1], h / rgb.shape[0]),
+                float(score * p[:6].max()))
+            for (x, y, w, h), score, p in zip(boxes, scores, probs) if p[6] < NOT_A_DIE]
     return sorted(dice, key=lambda die: -die.confidence)
 
 
 def read_faces(crops: np.ndarray) -> np.ndarray:
-    """Each die's chances of showing 1..6: the face reader looks at each cut four times, turned by a
-    quarter each time (a die's face is the same whichever way it lies), and the four views are averaged."""
-    turned = np.concatenate([np.rot90(crops, quarter, axes=(1, 2)) for quarter in range(4)])
-    probs = _session("faces.onnx").run(None, {"image": _tensor(turned)})[0]
-    return probs.reshape(4, len(crops), -1).mean(0)
+    """Each cut's chances of showing 1..6 and, last, of being no die at all: the face reader looks at each
+    cut eight times, turned by a quarter each time and mirrored (a die's face is the same whichever way it
+    lies), and the eight views are averaged."""
+    views = [np.rot90(crops, quarter, axes=(1, 2)) for quarter in range(4)]
+    views += [view[:, :, ::-1] for view in views]
+    probs = _session("faces.onnx").run(None, {"image": _tensor(np.concatenate(views))})[0]
+    return probs.reshape(len(views), len(crops), -1).mean(0)
 
 
 def _tensor(images: np.ndarray) -> np.ndarray:
@@ -140,10 +143,11 @@ def _tensor(images: np.ndarray) -> np.ndarray:
 
 def find_dice(working: Image.Image) -> tuple[list[tuple[float, float, float, float]], list[float]]:
     """Die boxes (x, y, w, h in the working photo's pixels) and their detector scores."""
-    to_input = geometry.INPUT / max(working.size)
+    side = _session("detector.onnx").get_inputs()[0].shape[2]  # the size the detector was trained on
+    to_input = side / max(working.size)
     small = working.resize((round(working.width * to_input), round(working.height * to_input)), Image.BILINEAR,
                            reducing_gap=2.0)
-    canvas = np.zeros((geometry.INPUT, geometry.INPUT, 3), np.uint8)
+    canvas = np.zeros((side, side, 3), np.uint8)
     canvas[:small.height, :small.width] = np.asarray(small)
     out = _session("detector.onnx").run(None, {"image": _tensor(canvas[None])})[0][0]
     boxes, scores = [], []

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-INPUT = 320  # the detector sees the photo scaled so its longer side is this many pixels
+INPUT = 384  # the detector is trained to see the photo scaled so its longer side is this many pixels
 STRIDE = 8  # one detector cell per this many input pixels
-CROP = 32  # the face reader is trained to see one die at this many pixels square (its ONNX file says so too)
+CROP = 48  # the face reader is trained to see one die at this many pixels square (both ONNX files say their size too)
 CONTEXT = 1.25  # the cut around a die is this much wider than its box, so its edges show
 
 

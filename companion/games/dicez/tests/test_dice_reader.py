@@ -68,7 +68,7 @@ def test_each_photo_gives_its_dice_and_the_five_surest_are_right(name):
     assert five_most_confident_are_right(reading.dice, truth)
     found = [i for i in matched(reading.dice, truth) if i is not None]
     assert len(found) >= 0.8 * len(truth)
-    assert len(reading.dice) - len(found) <= 2  # dice read where there is none
+    assert len(reading.dice) - len(found) <= 1  # dice read where there is none
     assert all(1 <= die.face <= 6 and 0 <= die.confidence <= 1 for die in reading.dice)
     assert [die.confidence for die in reading.dice] == sorted((die.confidence for die in reading.dice), reverse=True)
 
@@ -79,7 +79,7 @@ def test_most_dice_on_the_six_photos_are_read_right():
         truth = labelled(name)
         right += sum(read_right(read_photo(photo_bytes(name)).dice, truth))
         labelled_count += len(truth)
-    assert right >= 0.8 * labelled_count
+    assert right >= 0.9 * labelled_count
 
 
 @pytest.mark.parametrize("kind", ["PNG", "JPEG"])
