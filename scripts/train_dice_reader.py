@@ -3,10 +3,12 @@ export them to ONNX beside the reader (companion/dice_reader/*.onnx).
 
   OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dice_reader.py [--data DIR] [--epochs N]
 
-The committed networks come from two runs with the defaults, `--only detector` (100 epochs, about 40
-minutes of a core shared with other work) and `--only faces` (90 epochs, about 55 minutes); each epoch's
-model is written as it goes. By default every fifth photo of train/ is held out (the face run reports
-how it reads their dice each epoch); the reader's thresholds were chosen on those photos.
+The committed networks come from two runs with the defaults, `--only detector` (100 epochs on 160
+photos, every fifth held out; about 40 minutes of a core shared with other work) and `--only faces` (90
+epochs on all 200 photos; about 20 to 55 minutes, as the core is shared); each epoch's model is written
+as it goes. The reader's thresholds were chosen on the held-out photos with a face reader trained like
+the committed one but without them: `--only faces --hold-out 5`, which also reports each epoch how it
+reads their dice.
 
 Needs the `train` extra (torch, opencv-python-headless, onnx); the app itself runs the exported files
 with onnxruntime only. The detector finds dice on the photo scaled to 384 px (a heat map of die centres
@@ -305,9 +307,10 @@ def main(argv=None):
     parser.add_argument("--crop", type=int, default=geometry.CROP, help="pixels a die is cut to for the face reader")
     parser.add_argument("--only", choices=("detector", "faces"))
     parser.add_argument("--out", type=Path, default=OUT, help="folder the .onnx files are written to")
-    parser.add_argument("--hold-out", type=int, default=5, metavar="K",
-                        help="keep every K-th photo of train/ out of training, to choose the reader's thresholds on "
-                             "(0: train on all)")
+    parser.add_argument("--hold-out", type=int, metavar="K",
+                        help="keep every K-th photo of train/ out of training (0: train on all); by default the "
+                             "detector keeps every 5th out, the photos the reader's thresholds were chosen on, and "
+                             "the face reader, trained again once they were chosen, learns from all")
     args = parser.parse_args(argv)
     global CROP
     CROP = args.crop
@@ -316,18 +319,24 @@ def main(argv=None):
     torch.manual_seed(39)
     rng = random.Random(39)
     photos = load_split(args.data / "train")
-    kept_out = {index for index in range(len(photos)) if args.hold_out and index % args.hold_out == args.hold_out - 1}
-    held_out = [photo for index, photo in enumerate(photos) if index in kept_out]
-    photos = [photo for index, photo in enumerate(photos) if index not in kept_out]
-    print(f"training on {len(photos)} photos, {len(held_out)} held out", flush=True)
     # each epoch's model is written out, so a run cut short still leaves the latest one
     if args.only != "detector":
-        train_faces(photos, args.face_epochs, rng,
+        training, held_out = split(photos, 0 if args.hold_out is None else args.hold_out)
+        train_faces(training, args.face_epochs, rng,
                     lambda model: export(model, (1, 3, CROP, CROP), args.out / "faces.onnx"),
                     args.face_batch, held_out, args.face_width)
     if args.only != "faces":
-        train_detector(photos, args.epochs, rng,
+        training, _held_out = split(photos, 5 if args.hold_out is None else args.hold_out)
+        train_detector(training, args.epochs, rng,
                        lambda model: export(model, (1, 3, geometry.INPUT, geometry.INPUT), args.out / "detector.onnx"))
+
+
+def split(photos, every: int):
+    """(photos to train on, every `every`-th photo held out to measure and choose thresholds on)."""
+    kept_out = {index for index in range(len(photos)) if every and index % every == every - 1}
+    print(f"training on {len(photos) - len(kept_out)} photos, {len(kept_out)} held out", flush=True)
+    return ([photo for index, photo in enumerate(photos) if index not in kept_out],
+            [photo for index, photo in enumerate(photos) if index in kept_out])
 
 
 if __name__ == "__main__":

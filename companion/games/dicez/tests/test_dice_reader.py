@@ -59,7 +59,7 @@ def five_most_confident_are_right(dice, truth) -> bool:
 
 
 # Floors under the figures measured on the whole test split (docs/performance.md, "Dice reader"): the
-# reader is not yet at the 97 %, and these fail if it gets worse than it is.
+# reader is at the 97 % by less than a die, and these fail if it gets clearly worse than it is.
 @pytest.mark.parametrize("name", photo_names())
 def test_each_photo_gives_its_dice_and_the_five_surest_are_right(name):
     truth = labelled(name)
