@@ -25,9 +25,12 @@ def _violations(page) -> list[str]:
 
 
 def _same_site_links(page, base: str) -> list[str]:
+    """The links to walk: not files, and not the language switch (it only sets a cookie and returns to
+    the page already walked; following it would leave the walk reading another language)."""
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
     return sorted({h.split("#")[0] for h in hrefs if h.startswith(base)
-                   and not urlsplit(h).path.endswith((".json", ".csv", ".svg"))})
+                   and not urlsplit(h).path.endswith((".json", ".csv", ".svg"))
+                   and "lang=" not in urlsplit(h).query and not urlsplit(h).path.startswith("/lang/")})
 
 
 def _tap_something(page) -> None:
