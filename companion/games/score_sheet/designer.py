@@ -10,7 +10,7 @@ import re
 
 from flask import abort, redirect, render_template, request, url_for
 
-from companion.platform.sdk import RuleError
+from companion.platform.sdk import RuleError, Text
 
 from .library import MAX_BODY as MAX_FILE
 from .library import NotYours, SheetGone, bp, delete_sheet, listed, own_sheet, save_new, save_over, sheet_data
@@ -152,8 +152,8 @@ def designer_post():
         saved = save_over(model["editing"], data) if model["editing"] else save_new(data)
     except (NotYours, SheetGone) as exc:
         # 409, which htmx swaps like a refusal: the form comes back, to be saved as a new sheet of this browser's
-        return _designer({**model, "editing": ""}, 409, error=exc.reason + " Your changes are still here: "
-                         "Save makes them a new sheet of yours.")
+        return _designer({**model, "editing": ""}, 409, error=Text(
+            "{reason} Your changes are still here: Save makes them a new sheet of yours.", reason=exc.reason))
     except RuleError as exc:
         return _designer(model, 422, error=exc.reason)
     return _to_page(url_for("score_sheet.sheet_page", sheet_id=saved["id"]))
