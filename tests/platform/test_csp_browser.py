@@ -26,7 +26,8 @@ def _violations(page) -> list[str]:
 
 def _same_site_links(page, base: str) -> list[str]:
     hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
-    return sorted({h.split("#")[0] for h in hrefs if h.startswith(base)
+    # the language switch (?lang=) is the same page in another language, which the browser would keep
+    return sorted({h.split("#")[0] for h in hrefs if h.startswith(base) and "lang=" not in urlsplit(h).query
                    and not urlsplit(h).path.endswith((".json", ".csv", ".svg"))})
 
 
