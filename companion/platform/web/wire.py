@@ -183,7 +183,7 @@ def install_wire(app: Flask, bundles: Mapping[str, Sequence[str]] | None = None,
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED_MIMETYPES)
     # from 5 on brotli models the text (a tenth to a quarter smaller than 4); 8 takes 0.3-0.4 ms for a
     # 10-25 KB page, 0.05 ms more than 6, for up to 30 bytes less on the board-heavy pages, which keeps
-    # Pizza Theory's first load inside its 25 KB; from 9 on it costs ten times that
+    # every game's first load inside its 25 KB; from 9 on it costs ten times that
     app.config.setdefault("COMPRESS_BR_LEVEL", 8)
     app.config.setdefault("COMPRESS_LEVEL", 6)  # gzip for pages (a plain-http LAN phone's first load)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)  # below about this, the headers outweigh the saving
