@@ -159,15 +159,18 @@ def designer_post():
     return _to_page(url_for("score_sheet.sheet_page", sheet_id=saved["id"]))
 
 
+def _refuse(exc: RuleError) -> None:
+    """Another browser's sheet is refused (403, pointing to Copy); one that is gone is not found."""
+    abort(403 if isinstance(exc, NotYours) else 404, exc.reason)
+
+
 @bp.get("/score-sheet/sheets/<sheet_id>/edit")
 def designer_edit(sheet_id):
     """This browser's saved sheet in the designer; Save puts the changes in its place (SS-14)."""
     try:
         doc = own_sheet(sheet_id)
-    except NotYours as exc:
-        abort(403, exc.reason)
-    except SheetGone as exc:
-        abort(404, exc.reason)
+    except (NotYours, SheetGone) as exc:
+        _refuse(exc)
     return _designer({**model_from_sheet(load_sheet(doc.data).data()), "editing": sheet_id})
 
 
@@ -176,10 +179,8 @@ def delete(sheet_id):
     """Delete this browser's saved sheet; tables already started with it keep their copy (SS-1)."""
     try:
         name = delete_sheet(sheet_id)
-    except NotYours as exc:
-        abort(403, exc.reason)
-    except SheetGone as exc:
-        abort(404, exc.reason)
+    except (NotYours, SheetGone) as exc:
+        _refuse(exc)
     return redirect(url_for("score_sheet.library_page", deleted=name), 303)
 
 
